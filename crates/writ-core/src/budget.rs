@@ -1,0 +1,549 @@
+//! `Limits` and `Meter`: the one budget model every writ engine charges.
+//!
+//! [`Limits`] is configuration: what an evaluation may spend. A [`Meter`] is the running count
+//! for one evaluation: engines call [`Meter::step`] on every node they evaluate and every item a
+//! built-in walks, [`Meter::charge_string`] and [`Meter::charge_array`] for what they build, and
+//! [`Meter::enter`]/[`Meter::leave`] around recursion. The wall-clock deadline is read only every
+//! [`Limits::check_interval`] steps, so a step costs a counter decrement and a branch.
+//!
+//! A [`BudgetExceeded`] is sticky: once any bound is crossed, every later charge fails too, so a
+//! guest construct that swallows one error (a Lua `pcall`, a JSONata `$try`-like function) cannot
+//! keep running on a spent budget.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How many steps pass between two reads of the clock, by default.
+pub const DEFAULT_CHECK_INTERVAL: u32 = 2048;
+
+/// What one evaluation may spend.
+///
+/// Every bound is `None` for "no limit". Engines start from their own defaults (the seeds name
+/// them) and let callers override field by field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Steps: one per node evaluated, plus what built-ins charge per item they walk.
+    pub steps: Option<u64>,
+    /// Wall-clock time from the moment the [`Meter`] starts.
+    pub time: Option<Duration>,
+    /// The longest string, in UTF-16 code units, one evaluation may build.
+    pub max_string_length: Option<u64>,
+    /// The most elements one array may hold.
+    pub max_array_length: Option<u64>,
+    /// Code units and elements built in one evaluation, all told.
+    pub max_total_allocation: Option<u64>,
+    /// The deepest nesting of evaluation (recursion, nested calls).
+    pub max_depth: Option<u32>,
+    /// Steps between two reads of the clock and of the interrupt flag; at least 1.
+    pub check_interval: u32,
+}
+
+impl Limits {
+    /// No bounds at all. Only trusted input should run this way.
+    pub const UNLIMITED: Limits = Limits {
+        steps: None,
+        time: None,
+        max_string_length: None,
+        max_array_length: None,
+        max_total_allocation: None,
+        max_depth: None,
+        check_interval: DEFAULT_CHECK_INTERVAL,
+    };
+}
+
+/// Which bound an evaluation crossed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Bound {
+    /// [`Limits::steps`].
+    Steps,
+    /// [`Limits::time`].
+    Time,
+    /// [`Limits::max_string_length`].
+    StringLength,
+    /// [`Limits::max_array_length`].
+    ArrayLength,
+    /// [`Limits::max_total_allocation`].
+    TotalAllocation,
+    /// [`Limits::max_depth`].
+    Depth,
+    /// The host raised the meter's [`Interrupt`].
+    Interrupted,
+}
+
+/// An evaluation crossed one of its [`Limits`].
+///
+/// Small and `Copy`, so that charging the meter returns it cheaply; engines wrap it in their
+/// own error type with their own code (`budget-exceeded`, `EXPRESSION_LIMIT_EXCEEDED`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BudgetExceeded {
+    /// The bound that was crossed.
+    pub bound: Bound,
+    /// Its configured value: steps, milliseconds, code units, elements or levels.
+    pub limit: u64,
+}
+
+impl fmt::Display for BudgetExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let limit = self.limit;
+        match self.bound {
+            Bound::Steps => write!(f, "step limit of {limit} reached"),
+            Bound::Time => write!(f, "time limit of {limit} ms reached"),
+            Bound::StringLength => write!(f, "string length limit of {limit} exceeded"),
+            Bound::ArrayLength => write!(f, "array length limit of {limit} exceeded"),
+            Bound::TotalAllocation => write!(f, "total allocation limit of {limit} exceeded"),
+            Bound::Depth => write!(f, "depth limit of {limit} exceeded"),
+            Bound::Interrupted => f.write_str("evaluation interrupted by the host"),
+        }
+    }
+}
+
+impl std::error::Error for BudgetExceeded {}
+
+/// A monotonic clock the meter reads to enforce [`Limits::time`].
+///
+/// The host supplies it, so tests can drive time by hand and so evaluators never read the
+/// system clock themselves. The reading bounds an evaluation; it never becomes a value.
+pub trait Clock: Send + Sync {
+    /// The current instant.
+    fn now(&self) -> Instant;
+}
+
+/// The system's monotonic clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
+/// A flag a host raises, from any thread, to stop an evaluation at its next clock check.
+#[derive(Clone, Debug, Default)]
+pub struct Interrupt(Arc<AtomicBool>);
+
+impl Interrupt {
+    /// A flag that is not raised.
+    pub fn new() -> Interrupt {
+        Interrupt::default()
+    }
+
+    /// Raises the flag; every meter holding it fails at its next check.
+    pub fn raise(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// True once raised.
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The running budget of one evaluation.
+///
+/// # Example
+///
+/// ```
+/// use writ_core::{Bound, Limits, Meter};
+///
+/// let limits = Limits { steps: Some(3), ..Limits::UNLIMITED };
+/// let mut meter = Meter::new(&limits);
+/// for _ in 0..3 {
+///     meter.step().unwrap();
+/// }
+/// let error = meter.step().unwrap_err();
+/// assert_eq!(error.bound, Bound::Steps);
+/// assert_eq!(error.to_string(), "step limit of 3 reached");
+/// assert!(meter.step().is_err()); // sticky
+/// ```
+pub struct Meter {
+    /// Steps that may be charged before the slow path runs.
+    fuel: u64,
+    /// Fuel handed out at the last refill, so `granted - fuel` steps are spent but unrecorded.
+    granted: u64,
+    /// Steps recorded at refills.
+    recorded: u64,
+    step_limit: Option<u64>,
+    check_interval: u64,
+    deadline: Option<(Instant, u64)>,
+    clock: Arc<dyn Clock>,
+    interrupt: Option<Interrupt>,
+    allocated: u64,
+    max_total_allocation: Option<u64>,
+    max_string_length: Option<u64>,
+    max_array_length: Option<u64>,
+    depth: u32,
+    max_depth: Option<u32>,
+    exceeded: Option<BudgetExceeded>,
+}
+
+impl fmt::Debug for Meter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Meter")
+            .field("steps_used", &self.steps_used())
+            .field("allocated", &self.allocated)
+            .field("depth", &self.depth)
+            .field("exceeded", &self.exceeded)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Meter {
+    /// Starts a meter on the system clock; the time limit counts from now.
+    pub fn new(limits: &Limits) -> Meter {
+        Meter::with_clock(limits, Arc::new(SystemClock))
+    }
+
+    /// Starts a meter on `clock`; the time limit counts from `clock.now()`.
+    pub fn with_clock(limits: &Limits, clock: Arc<dyn Clock>) -> Meter {
+        let deadline = limits.time.map(|time| {
+            let millis = u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
+            // A deadline past the end of time is no deadline.
+            (clock.now().checked_add(time), millis)
+        });
+        let deadline = match deadline {
+            Some((Some(at), millis)) => Some((at, millis)),
+            _ => None,
+        };
+        let mut meter = Meter {
+            fuel: 0,
+            granted: 0,
+            recorded: 0,
+            step_limit: limits.steps,
+            check_interval: u64::from(limits.check_interval.max(1)),
+            deadline,
+            clock,
+            interrupt: None,
+            allocated: 0,
+            max_total_allocation: limits.max_total_allocation,
+            max_string_length: limits.max_string_length,
+            max_array_length: limits.max_array_length,
+            depth: 0,
+            max_depth: limits.max_depth,
+            exceeded: None,
+        };
+        meter.grant(0);
+        meter
+    }
+
+    /// Makes the meter fail at its next check once `interrupt` is raised.
+    pub fn with_interrupt(mut self, interrupt: Interrupt) -> Meter {
+        self.interrupt = Some(interrupt);
+        self
+    }
+
+    /// Charges one step.
+    ///
+    /// # Errors
+    ///
+    /// [`Bound::Steps`] past the step limit; [`Bound::Time`] or [`Bound::Interrupted`] when a
+    /// periodic check finds the deadline passed or the interrupt raised; any earlier error again.
+    #[inline]
+    pub fn step(&mut self) -> Result<(), BudgetExceeded> {
+        if self.fuel > 0 {
+            self.fuel -= 1;
+            Ok(())
+        } else {
+            self.refill(1)
+        }
+    }
+
+    /// Charges `n` steps at once, as a built-in does for the items it walks.
+    ///
+    /// # Errors
+    ///
+    /// As [`Meter::step`].
+    #[inline]
+    pub fn steps(&mut self, n: u64) -> Result<(), BudgetExceeded> {
+        if self.fuel >= n {
+            self.fuel -= n;
+            Ok(())
+        } else {
+            self.refill(n)
+        }
+    }
+
+    /// Steps charged so far.
+    pub fn steps_used(&self) -> u64 {
+        self.recorded + (self.granted - self.fuel)
+    }
+
+    /// Records spent fuel, checks the clock and the interrupt, and hands out the next batch.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self, n: u64) -> Result<(), BudgetExceeded> {
+        if let Some(exceeded) = self.exceeded {
+            return Err(exceeded);
+        }
+        self.recorded += self.granted - self.fuel;
+        self.fuel = 0;
+        self.granted = 0;
+        self.check_clock()?;
+        if let Some(limit) = self.step_limit {
+            if self.recorded.saturating_add(n) > limit {
+                self.recorded = limit;
+                return self.fail(Bound::Steps, limit);
+            }
+        }
+        self.recorded += n;
+        self.grant(n);
+        Ok(())
+    }
+
+    fn grant(&mut self, _just_charged: u64) {
+        let room = match self.step_limit {
+            Some(limit) => limit.saturating_sub(self.recorded),
+            None => u64::MAX,
+        };
+        self.fuel = room.min(self.check_interval);
+        self.granted = self.fuel;
+    }
+
+    /// Reads the clock and the interrupt flag now, between the periodic checks: for a host
+    /// call or a built-in that is about to do a large piece of work at once.
+    ///
+    /// # Errors
+    ///
+    /// [`Bound::Time`] or [`Bound::Interrupted`], or any earlier error again.
+    pub fn check_clock(&mut self) -> Result<(), BudgetExceeded> {
+        if let Some(exceeded) = self.exceeded {
+            return Err(exceeded);
+        }
+        if let Some(interrupt) = &self.interrupt {
+            if interrupt.is_raised() {
+                return self.fail(Bound::Interrupted, 0);
+            }
+        }
+        if let Some((at, millis)) = self.deadline {
+            if self.clock.now() >= at {
+                return self.fail(Bound::Time, millis);
+            }
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn fail(&mut self, bound: Bound, limit: u64) -> Result<(), BudgetExceeded> {
+        let exceeded = BudgetExceeded { bound, limit };
+        self.exceeded = Some(exceeded);
+        self.fuel = 0;
+        self.granted = 0;
+        Err(exceeded)
+    }
+
+    /// Checks a string of `len` code units about to be built, and charges it to the total.
+    ///
+    /// # Errors
+    ///
+    /// [`Bound::StringLength`] or [`Bound::TotalAllocation`], or any earlier error again.
+    #[inline]
+    pub fn charge_string(&mut self, len: usize) -> Result<(), BudgetExceeded> {
+        let len = len as u64;
+        if let Some(limit) = self.max_string_length {
+            if len > limit {
+                return self.fail(Bound::StringLength, limit);
+            }
+        }
+        self.charge_allocation(len)
+    }
+
+    /// Checks an array of `len` elements about to be built, and charges it to the total.
+    ///
+    /// # Errors
+    ///
+    /// [`Bound::ArrayLength`] or [`Bound::TotalAllocation`], or any earlier error again.
+    #[inline]
+    pub fn charge_array(&mut self, len: usize) -> Result<(), BudgetExceeded> {
+        let len = len as u64;
+        if let Some(limit) = self.max_array_length {
+            if len > limit {
+                return self.fail(Bound::ArrayLength, limit);
+            }
+        }
+        self.charge_allocation(len)
+    }
+
+    /// Charges `units` code units or elements to the total allocation.
+    ///
+    /// # Errors
+    ///
+    /// [`Bound::TotalAllocation`], or any earlier error again.
+    #[inline]
+    pub fn charge_allocation(&mut self, units: u64) -> Result<(), BudgetExceeded> {
+        if let Some(exceeded) = self.exceeded {
+            return Err(exceeded);
+        }
+        self.allocated = self.allocated.saturating_add(units);
+        match self.max_total_allocation {
+            Some(limit) if self.allocated > limit => self.fail(Bound::TotalAllocation, limit),
+            _ => Ok(()),
+        }
+    }
+
+    /// Code units and elements charged so far.
+    pub fn allocated(&self) -> u64 {
+        self.allocated
+    }
+
+    /// Enters one level of nesting; pair it with [`Meter::leave`].
+    ///
+    /// # Errors
+    ///
+    /// [`Bound::Depth`] past the depth limit, or any earlier error again.
+    #[inline]
+    pub fn enter(&mut self) -> Result<(), BudgetExceeded> {
+        if let Some(exceeded) = self.exceeded {
+            return Err(exceeded);
+        }
+        self.depth += 1;
+        match self.max_depth {
+            Some(limit) if self.depth > limit => self.fail(Bound::Depth, u64::from(limit)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Leaves one level of nesting entered with [`Meter::enter`].
+    #[inline]
+    pub fn leave(&mut self) {
+        debug_assert!(self.depth > 0, "leave without enter");
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// The current nesting depth.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The bound this meter crossed, if any.
+    pub fn exceeded(&self) -> Option<BudgetExceeded> {
+        self.exceeded
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// A clock that moves only when the test says so.
+    struct ManualClock(Mutex<Instant>);
+
+    impl ManualClock {
+        fn advance(&self, by: Duration) {
+            let mut now = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            *now += by;
+        }
+    }
+
+    impl Clock for ManualClock {
+        fn now(&self) -> Instant {
+            *self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        }
+    }
+
+    fn limits() -> Limits {
+        Limits::UNLIMITED
+    }
+
+    #[test]
+    fn step_limit_holds_at_n_and_fails_at_n_plus_one() {
+        for (limit, interval) in [(0, 4), (1, 1), (5, 2), (2048, 2048), (10_000, 7), (4097, 2048)] {
+            let mut meter = Meter::new(&Limits { steps: Some(limit), check_interval: interval, ..limits() });
+            for idx in 0..limit {
+                assert!(meter.step().is_ok(), "step {idx} of {limit}");
+            }
+            assert_eq!(meter.steps_used(), limit);
+            let error = meter.step().expect_err("one past the limit");
+            assert_eq!(error, BudgetExceeded { bound: Bound::Steps, limit });
+            assert!(meter.step().is_err() && meter.steps(5).is_err() && meter.enter().is_err());
+        }
+    }
+
+    #[test]
+    fn bulk_steps_count_exactly() {
+        let mut meter = Meter::new(&Limits { steps: Some(100), check_interval: 16, ..limits() });
+        assert!(meter.steps(60).is_ok());
+        assert!(meter.step().is_ok());
+        assert!(meter.steps(39).is_ok());
+        assert_eq!(meter.steps_used(), 100);
+        assert!(meter.steps(1).is_err());
+    }
+
+    #[test]
+    fn deadline_is_read_every_interval() {
+        let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
+        let limits = Limits { time: Some(Duration::from_millis(50)), check_interval: 8, ..limits() };
+        let mut meter = Meter::with_clock(&limits, clock.clone());
+        for _ in 0..4 {
+            meter.step().expect("before the deadline");
+        }
+        clock.advance(Duration::from_millis(50));
+        // The clock is not read again until the current batch of eight steps is spent.
+        for _ in 0..4 {
+            meter.step().expect("within the batch");
+        }
+        let error = meter.step().expect_err("the deadline has passed");
+        assert_eq!(error, BudgetExceeded { bound: Bound::Time, limit: 50 });
+        assert_eq!(error.to_string(), "time limit of 50 ms reached");
+    }
+
+    #[test]
+    fn interrupt_stops_at_the_next_check() {
+        let interrupt = Interrupt::new();
+        let limits = Limits { check_interval: 4, ..limits() };
+        let mut meter = Meter::new(&limits).with_interrupt(interrupt.clone());
+        meter.steps(3).expect("not raised yet");
+        interrupt.raise();
+        let mut outcome = Ok(());
+        for _ in 0..5 {
+            outcome = outcome.and_then(|()| meter.step());
+        }
+        assert_eq!(outcome.map_err(|error| error.bound), Err(Bound::Interrupted));
+    }
+
+    #[test]
+    fn sizes_and_depth_hold_at_n_and_fail_at_n_plus_one() {
+        let limits = Limits {
+            max_string_length: Some(10),
+            max_array_length: Some(5),
+            max_total_allocation: Some(30),
+            max_depth: Some(2),
+            ..limits()
+        };
+        let mut meter = Meter::new(&limits);
+        assert!(meter.charge_string(10).is_ok());
+        assert_eq!(meter.clone_error_of(|meter| meter.charge_string(11)), Some(Bound::StringLength));
+
+        let mut meter = Meter::new(&limits);
+        assert!(meter.charge_array(5).is_ok());
+        assert_eq!(meter.clone_error_of(|meter| meter.charge_array(6)), Some(Bound::ArrayLength));
+
+        let mut meter = Meter::new(&limits);
+        assert!(meter.charge_string(10).is_ok() && meter.charge_string(10).is_ok());
+        assert!(meter.charge_string(10).is_ok());
+        assert_eq!(meter.allocated(), 30);
+        assert_eq!(meter.clone_error_of(|meter| meter.charge_array(1)), Some(Bound::TotalAllocation));
+
+        let mut meter = Meter::new(&limits);
+        assert!(meter.enter().is_ok() && meter.enter().is_ok());
+        assert_eq!(meter.clone_error_of(Meter::enter), Some(Bound::Depth));
+        let mut meter = Meter::new(&limits);
+        for _ in 0..100 {
+            meter.enter().expect("within depth");
+            meter.leave();
+        }
+        assert_eq!(meter.depth(), 0);
+    }
+
+    impl Meter {
+        fn clone_error_of(&mut self, charge: impl FnOnce(&mut Meter) -> Result<(), BudgetExceeded>) -> Option<Bound> {
+            let bound = charge(self).err().map(|error| error.bound);
+            assert_eq!(self.exceeded().map(|error| error.bound), bound, "the error is sticky");
+            assert!(self.step().is_err(), "a spent meter refuses steps");
+            bound
+        }
+    }
+}

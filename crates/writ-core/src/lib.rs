@@ -1,0 +1,54 @@
+//! writ-core: the vocabulary every writ engine shares.
+//!
+//! - [`Value`]: JSON plus `undefined`, shared by reference count, with strings of UTF-16 code
+//!   units ([`Str`]) and objects in JavaScript's key order ([`Object`]).
+//! - JSON text in and out with `JSON.parse` / `JSON.stringify` semantics ([`parse_json`],
+//!   [`Value::to_json_string`]), and JavaScript's number-to-string ([`write_js_number`]).
+//! - [`Limits`] and [`Meter`]: the one budget model that every evaluation of every language is
+//!   charged against.
+//! - [`Path`]: checked path reads that refuse prototype names at every segment.
+//! - [`Outcome`]: the answer of one evaluation and its JSON envelope.
+//!
+//! writ-core knows no language: it has no parser for any expression dialect, and it does no I/O
+//! of its own (the meter reads a [`Clock`] the host supplies).
+//!
+//! # Example
+//!
+//! ```
+//! use writ_core::{Limits, Meter, Path, Value, parse_json};
+//!
+//! let rows = parse_json(r#"[{"name": "Mug", "stock": 4}, {"name": "Kettle", "stock": 0}]"#)?;
+//! let stock = Path::parse_dotted("stock")?;
+//! let mut meter = Meter::new(&Limits { steps: Some(1_000), ..Limits::UNLIMITED });
+//! let mut in_stock = Vec::new();
+//! for row in rows.as_array().into_iter().flat_map(|rows| rows.iter()) {
+//!     meter.step()?;
+//!     if stock.read(row).as_number().is_some_and(|count| count > 0.0) {
+//!         in_stock.push(row.clone()); // a reference-count increment, not a copy
+//!     }
+//! }
+//! assert_eq!(Value::from(in_stock).to_json_string().unwrap(), r#"[{"name":"Mug","stock":4}]"#);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod budget;
+mod json;
+mod number;
+mod object;
+mod outcome;
+mod path;
+mod serde_impl;
+mod str;
+mod value;
+
+pub use budget::{BudgetExceeded, Bound, Clock, DEFAULT_CHECK_INTERVAL, Interrupt, Limits, Meter, SystemClock};
+pub use json::{DEFAULT_MAX_JSON_DEPTH, JsonError, parse_json, parse_json_with_depth, write_json_string};
+pub use number::{js_number_to_string, write_js_number};
+pub use object::Object;
+pub use outcome::{EnvelopeError, Outcome};
+pub use path::{FORBIDDEN_SEGMENTS, Path, PathError};
+pub use str::{CodeUnits, Str};
+pub use value::{Array, Value, ValueKind};

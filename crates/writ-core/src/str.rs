@@ -1,0 +1,476 @@
+//! `Str`: an immutable, shared string of UTF-16 code units, as JavaScript sees strings.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
+
+use triomphe::ThinArc;
+
+/// An immutable, reference-counted string of UTF-16 code units.
+///
+/// JavaScript strings are sequences of UTF-16 code units and may hold lone surrogates, which a Rust
+/// `String` cannot. `Str` stores each string in one of two canonical forms:
+///
+/// - **ASCII**: every code unit is below 0x80, stored one byte per unit. Length, indexing and
+///   slicing are byte operations, and the bytes are also valid UTF-8, so the string reads as a
+///   `&str` for free. Most keys and most data are ASCII.
+/// - **Wide**: any other string, stored as UTF-16 code units (two bytes each, little-endian).
+///   Length and indexing stay O(1); a lone surrogate is just a code unit.
+///
+/// The form is a function of the content, so two equal strings always have the same form, and
+/// equality and hashing compare bytes. Ordering (`Ord`) is UTF-16 code-unit order, the order of
+/// JavaScript's `<` and of the default `Array.prototype.sort`, which differs from Rust's `str`
+/// order when an astral character meets U+E000..U+FFFF.
+///
+/// A `Str` is one pointer wide and cloning it is a reference-count increment.
+///
+/// # Example
+///
+/// ```
+/// use writ_core::Str;
+///
+/// let s = Str::from("h\u{e9}llo \u{1F600}");
+/// assert_eq!(s.len_utf16(), 8); // the emoji is a surrogate pair
+/// assert_eq!(s.code_unit(1), Some(0xE9));
+/// let lone = s.slice(6, 7); // half of the pair
+/// assert!(!lone.is_well_formed());
+/// assert_eq!(lone.to_string_lossy(), "\u{FFFD}");
+/// ```
+#[derive(Clone)]
+pub struct Str(ThinArc<Form, u8>);
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Form {
+    Ascii,
+    /// UTF-16 code units; `well_formed` is false when a lone surrogate is present.
+    Wide {
+        well_formed: bool,
+    },
+}
+
+const _: () = assert!(std::mem::size_of::<Str>() == 8);
+
+fn is_lead(unit: u16) -> bool {
+    (0xD800..0xDC00).contains(&unit)
+}
+
+fn is_trail(unit: u16) -> bool {
+    (0xDC00..0xE000).contains(&unit)
+}
+
+fn units_well_formed(units: &[u16]) -> bool {
+    let mut idx = 0;
+    while idx < units.len() {
+        let unit = units[idx];
+        if is_lead(unit) {
+            if idx + 1 < units.len() && is_trail(units[idx + 1]) {
+                idx += 2;
+                continue;
+            }
+            return false;
+        }
+        if is_trail(unit) {
+            return false;
+        }
+        idx += 1;
+    }
+    true
+}
+
+impl Str {
+    /// The empty string; shared, so creating it does not allocate.
+    pub fn empty() -> Str {
+        static EMPTY: OnceLock<Str> = OnceLock::new();
+        EMPTY
+            .get_or_init(|| Str(ThinArc::from_header_and_slice(Form::Ascii, &[])))
+            .clone()
+    }
+
+    /// Makes a string from ASCII bytes.
+    ///
+    /// Returns `None` when a byte is 0x80 or above.
+    pub fn from_ascii(bytes: &[u8]) -> Option<Str> {
+        if !bytes.is_ascii() {
+            return None;
+        }
+        if bytes.is_empty() {
+            return Some(Str::empty());
+        }
+        Some(Str(ThinArc::from_header_and_slice(Form::Ascii, bytes)))
+    }
+
+    /// Makes a string from UTF-16 code units, lone surrogates included.
+    pub fn from_utf16(units: &[u16]) -> Str {
+        if units.iter().all(|&unit| unit < 0x80) {
+            if units.is_empty() {
+                return Str::empty();
+            }
+            return Str(ThinArc::from_header_and_iter(
+                Form::Ascii,
+                units.iter().map(|&unit| unit as u8),
+            ));
+        }
+        let well_formed = units_well_formed(units);
+        Str(ThinArc::from_header_and_iter(
+            Form::Wide { well_formed },
+            KnownLength {
+                inner: units.iter().flat_map(|unit| unit.to_le_bytes()),
+                remaining: units.len() * 2,
+            },
+        ))
+    }
+
+    fn form(&self) -> Form {
+        self.0.header.header
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.0.slice
+    }
+
+    /// The number of UTF-16 code units: JavaScript's `length`.
+    #[inline]
+    pub fn len_utf16(&self) -> usize {
+        match self.form() {
+            Form::Ascii => self.bytes().len(),
+            Form::Wide { .. } => self.bytes().len() / 2,
+        }
+    }
+
+    /// True for the empty string.
+    pub fn is_empty(&self) -> bool {
+        self.bytes().is_empty()
+    }
+
+    /// True when every code unit is ASCII.
+    #[inline]
+    pub fn is_ascii(&self) -> bool {
+        self.form() == Form::Ascii
+    }
+
+    /// True when the string holds no lone surrogate: JavaScript's `isWellFormed()`.
+    pub fn is_well_formed(&self) -> bool {
+        match self.form() {
+            Form::Ascii => true,
+            Form::Wide { well_formed } => well_formed,
+        }
+    }
+
+    /// The code unit at `idx`, or `None` past the end: JavaScript's `charCodeAt`.
+    #[inline]
+    pub fn code_unit(&self, idx: usize) -> Option<u16> {
+        let bytes = self.bytes();
+        match self.form() {
+            Form::Ascii => bytes.get(idx).map(|&byte| u16::from(byte)),
+            Form::Wide { .. } => {
+                let at = idx.checked_mul(2)?;
+                Some(u16::from_le_bytes([*bytes.get(at)?, *bytes.get(at + 1)?]))
+            }
+        }
+    }
+
+    /// The code units in order.
+    pub fn code_units(&self) -> CodeUnits<'_> {
+        match self.form() {
+            Form::Ascii => CodeUnits::Ascii(self.bytes().iter()),
+            Form::Wide { .. } => CodeUnits::Wide(self.bytes().chunks_exact(2)),
+        }
+    }
+
+    /// The string as `&str` when it is ASCII, without copying.
+    #[inline]
+    pub fn as_ascii_str(&self) -> Option<&str> {
+        match self.form() {
+            // ASCII bytes are always valid UTF-8, so this never fails.
+            Form::Ascii => std::str::from_utf8(self.bytes()).ok(),
+            Form::Wide { .. } => None,
+        }
+    }
+
+    /// The string as UTF-8, with each lone surrogate replaced by U+FFFD.
+    pub fn to_string_lossy(&self) -> Cow<'_, str> {
+        if let Some(text) = self.as_ascii_str() {
+            return Cow::Borrowed(text);
+        }
+        Cow::Owned(
+            char::decode_utf16(self.code_units())
+                .map(|decoded| decoded.unwrap_or(char::REPLACEMENT_CHARACTER))
+                .collect(),
+        )
+    }
+
+    /// The string as UTF-8, or `None` when it holds a lone surrogate.
+    pub fn to_str(&self) -> Option<Cow<'_, str>> {
+        if self.is_well_formed() {
+            Some(self.to_string_lossy())
+        } else {
+            None
+        }
+    }
+
+    /// Copies the code units into a vector.
+    pub fn to_utf16(&self) -> Vec<u16> {
+        self.code_units().collect()
+    }
+
+    /// The code units from `start` to `end` (exclusive), clamped to the string.
+    ///
+    /// Like JavaScript's `slice` with non-negative indices, this may split a surrogate pair.
+    pub fn slice(&self, start: usize, end: usize) -> Str {
+        let len = self.len_utf16();
+        let end = end.min(len);
+        let start = start.min(end);
+        if start == 0 && end == len {
+            return self.clone();
+        }
+        match self.form() {
+            Form::Ascii => Str::from_ascii(&self.bytes()[start..end]).unwrap_or_else(Str::empty),
+            Form::Wide { .. } => {
+                let units: Vec<u16> = self.code_units().skip(start).take(end - start).collect();
+                Str::from_utf16(&units)
+            }
+        }
+    }
+
+    /// `self` followed by `other`: JavaScript's `+` on strings.
+    ///
+    /// A lead surrogate at the end of `self` and a trail surrogate at the start of `other` join
+    /// into one well-formed pair, as they do in JavaScript.
+    pub fn concat(&self, other: &Str) -> Str {
+        if other.is_empty() {
+            return self.clone();
+        }
+        if self.is_empty() {
+            return other.clone();
+        }
+        if self.is_ascii() && other.is_ascii() {
+            return Str(ThinArc::from_header_and_iter(
+                Form::Ascii,
+                KnownLength {
+                    inner: self.bytes().iter().chain(other.bytes()).copied(),
+                    remaining: self.bytes().len() + other.bytes().len(),
+                },
+            ));
+        }
+        let mut units = Vec::with_capacity(self.len_utf16() + other.len_utf16());
+        units.extend(self.code_units());
+        units.extend(other.code_units());
+        Str::from_utf16(&units)
+    }
+
+    /// True when the string equals `text`.
+    #[inline]
+    pub fn eq_str(&self, text: &str) -> bool {
+        match self.form() {
+            Form::Ascii => self.bytes() == text.as_bytes(),
+            Form::Wide { .. } => !text.is_ascii() && self.code_units().eq(text.encode_utf16()),
+        }
+    }
+
+    /// True when both handles point at the same allocation.
+    #[inline]
+    pub fn ptr_eq(&self, other: &Str) -> bool {
+        std::ptr::eq(&self.0.header, &other.0.header)
+    }
+}
+
+/// An iterator whose length is known up front, which `ThinArc` needs to allocate once.
+struct KnownLength<I> {
+    inner: I,
+    remaining: usize,
+}
+
+impl<I: Iterator<Item = u8>> Iterator for KnownLength<I> {
+    type Item = u8;
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        let byte = self.inner.next()?;
+        self.remaining -= 1;
+        Some(byte)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl<I: Iterator<Item = u8>> ExactSizeIterator for KnownLength<I> {}
+
+/// The code units of a [`Str`], in order.
+#[derive(Clone, Debug)]
+pub enum CodeUnits<'a> {
+    /// Units of an ASCII string.
+    #[doc(hidden)]
+    Ascii(std::slice::Iter<'a, u8>),
+    /// Units of a wide string.
+    #[doc(hidden)]
+    Wide(std::slice::ChunksExact<'a, u8>),
+}
+
+impl Iterator for CodeUnits<'_> {
+    type Item = u16;
+
+    #[inline]
+    fn next(&mut self) -> Option<u16> {
+        match self {
+            CodeUnits::Ascii(bytes) => bytes.next().map(|&byte| u16::from(byte)),
+            CodeUnits::Wide(pairs) => pairs.next().map(|pair| u16::from_le_bytes([pair[0], pair[1]])),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            CodeUnits::Ascii(bytes) => bytes.size_hint(),
+            CodeUnits::Wide(pairs) => pairs.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for CodeUnits<'_> {}
+
+impl From<&str> for Str {
+    fn from(text: &str) -> Str {
+        if text.is_ascii() {
+            return Str::from_ascii(text.as_bytes()).unwrap_or_else(Str::empty);
+        }
+        let units: Vec<u16> = text.encode_utf16().collect();
+        Str::from_utf16(&units)
+    }
+}
+
+impl From<String> for Str {
+    fn from(text: String) -> Str {
+        Str::from(text.as_str())
+    }
+}
+
+impl From<char> for Str {
+    fn from(ch: char) -> Str {
+        let mut buffer = [0u16; 2];
+        Str::from_utf16(ch.encode_utf16(&mut buffer))
+    }
+}
+
+impl PartialEq for Str {
+    #[inline]
+    fn eq(&self, other: &Str) -> bool {
+        self.ptr_eq(other) || (self.form() == other.form() && self.bytes() == other.bytes())
+    }
+}
+
+impl Eq for Str {}
+
+impl PartialEq<str> for Str {
+    fn eq(&self, other: &str) -> bool {
+        self.eq_str(other)
+    }
+}
+
+impl PartialEq<&str> for Str {
+    fn eq(&self, other: &&str) -> bool {
+        self.eq_str(other)
+    }
+}
+
+impl Hash for Str {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // The form is canonical, so equal strings have equal bytes and an equal form.
+        state.write_u8(self.is_ascii() as u8);
+        state.write(self.bytes());
+    }
+}
+
+impl Ord for Str {
+    fn cmp(&self, other: &Str) -> Ordering {
+        if self.is_ascii() && other.is_ascii() {
+            return self.bytes().cmp(other.bytes());
+        }
+        self.code_units().cmp(other.code_units())
+    }
+}
+
+impl PartialOrd for Str {
+    fn partial_cmp(&self, other: &Str) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Str {
+    /// Writes the string as UTF-8, with each lone surrogate replaced by U+FFFD.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_string_lossy())
+    }
+}
+
+impl fmt::Debug for Str {
+    /// Writes the string as a JSON string literal, so lone surrogates stay visible.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        crate::json::write_json_string(self, &mut out);
+        f.write_str(&out)
+    }
+}
+
+impl Default for Str {
+    fn default() -> Str {
+        Str::empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms_are_canonical() {
+        let ascii = Str::from("abc");
+        let via_units = Str::from_utf16(&[0x61, 0x62, 0x63]);
+        assert!(ascii.is_ascii() && via_units.is_ascii());
+        assert_eq!(ascii, via_units);
+        let wide = Str::from("\u{e9}");
+        assert!(!wide.is_ascii());
+        assert_eq!(wide, Str::from_utf16(&[0xE9]));
+    }
+
+    #[test]
+    fn utf16_view_counts_code_units() {
+        let s = Str::from("a\u{1F600}b");
+        assert_eq!(s.len_utf16(), 4);
+        assert_eq!(s.code_unit(1), Some(0xD83D));
+        assert_eq!(s.code_unit(2), Some(0xDE00));
+        assert_eq!(s.code_unit(4), None);
+        assert!(s.is_well_formed());
+        let lead = s.slice(0, 2);
+        assert!(!lead.is_well_formed());
+        let trail = s.slice(2, 4);
+        let joined = lead.concat(&trail);
+        assert!(joined.is_well_formed());
+        assert_eq!(joined, s);
+    }
+
+    #[test]
+    fn order_is_utf16_code_unit_order() {
+        let astral = Str::from("\u{1F600}");
+        let private = Str::from("\u{E000}");
+        // Rust's str order puts U+E000 first; JavaScript puts the surrogate pair first.
+        assert!("\u{E000}" < "\u{1F600}");
+        assert!(astral < private);
+        assert!(Str::from("a") < Str::from("b"));
+        assert!(Str::from("ab") > Str::from("a"));
+        assert!(Str::from("Z") < Str::from("\u{e9}"));
+    }
+
+    #[test]
+    fn lossy_and_checked_views() {
+        let lone = Str::from_utf16(&[0x61, 0xD800]);
+        assert_eq!(lone.to_string_lossy(), "a\u{FFFD}");
+        assert!(lone.to_str().is_none());
+        assert_eq!(Str::from("\u{e9}t\u{e9}").to_str().as_deref(), Some("\u{e9}t\u{e9}"));
+        assert!(Str::from("x").eq_str("x"));
+        assert!(!Str::from("x").eq_str("\u{e9}"));
+        assert!(Str::from("\u{e9}").eq_str("\u{e9}"));
+    }
+}
