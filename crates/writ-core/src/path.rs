@@ -102,6 +102,31 @@ impl Path {
         Path::check(text.split('.').map(Str::from), || text.to_string())
     }
 
+    /// Splits `text` on `.` and checks every segment, as [`Path::parse_dotted`] does; the
+    /// segments may hold any code units, lone surrogates included.
+    ///
+    /// # Errors
+    ///
+    /// As [`Path::parse_dotted`].
+    pub fn parse_dotted_str(text: &Str) -> Result<Path, PathError> {
+        if let Some(ascii) = text.as_ascii_str() {
+            return Path::parse_dotted(ascii);
+        }
+        if text.is_empty() {
+            return Ok(Path::root());
+        }
+        let mut segments = Vec::new();
+        let mut start = 0;
+        for (idx, unit) in text.code_units().enumerate() {
+            if unit == u16::from(b'.') {
+                segments.push(text.slice(start, idx));
+                start = idx + 1;
+            }
+        }
+        segments.push(text.slice(start, text.len_utf16()));
+        Path::check(segments.into_iter(), || text.to_string())
+    }
+
     /// Checks a list of segments, which may contain dots.
     ///
     /// # Errors
@@ -206,6 +231,10 @@ mod tests {
         for missing in ["a.b.2", "a.b.01", "a.b.-1", "a.s.length", "a.s.0", "a.n.x", "x.y", "a.b.length"] {
             assert_eq!(read(missing), Value::Undefined, "{missing}");
         }
+        let wide = Path::parse_dotted_str(&Str::from("caf\u{e9}.x")).expect("valid path");
+        assert_eq!(wide.segments(), [Str::from("caf\u{e9}"), Str::from("x")]);
+        let wide_forbidden = Path::parse_dotted_str(&Str::from("caf\u{e9}.__proto__")).expect_err("forbidden");
+        assert_eq!(wide_forbidden.segment_idx(), 1);
         let dotted_key = parse_json(r#"{"a.b": 1}"#).expect("valid");
         let path = Path::from_segments(["a.b"]).expect("a dot inside a segment is fine");
         assert_eq!(path.read(&dotted_key), &Value::from(1.0));

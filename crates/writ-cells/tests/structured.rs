@@ -1,0 +1,112 @@
+//! The structured predicate corpus: every case in `corpus/structured.jsonl`, run through the
+//! library, must give its expected answer.
+
+use writ_cells::structured::{self, DEFAULT_LIMITS, Predicate};
+use writ_core::{Bound, Limits, Meter, Outcome, Value, parse_json};
+
+struct Case {
+    id: String,
+    expr: Value,
+    data: Value,
+    expect: Outcome,
+}
+
+fn corpus() -> Vec<Case> {
+    let text = include_str!("corpus/structured.jsonl");
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let case = parse_json(line).unwrap_or_else(|error| panic!("corpus line is not JSON: {error}"));
+            let object = case.as_object().expect("a corpus line is an object");
+            let field = |name: &str| object.get_str(name).cloned().unwrap_or_default();
+            let expect = field("expect");
+            let expect = match expect.as_object().and_then(|expect| expect.get_str("error")) {
+                // Expected errors pin the code; the message is checked for presence only.
+                Some(error) => Outcome::Error {
+                    code: error.as_object().and_then(|error| error.get_str("code")).and_then(Value::as_str).map(ToString::to_string).unwrap_or_default(),
+                    message: String::new(),
+                },
+                None => Outcome::parse_envelope(&expect.to_json_string().unwrap_or_default())
+                    .unwrap_or_else(|error| panic!("{error}")),
+            };
+            Case { id: field("id").as_str().map(ToString::to_string).unwrap_or_default(), expr: field("expr"), data: field("data"), expect }
+        })
+        .collect()
+}
+
+/// Compares an answer with the expectation: values exactly, errors by code and a non-empty message.
+fn check(case: &Case, outcome: &Outcome) {
+    match (&case.expect, outcome) {
+        (Outcome::Error { code: want, .. }, Outcome::Error { code, message }) => {
+            assert_eq!(code, want, "case {}: {message}", case.id);
+            assert!(!message.is_empty(), "case {}: an error must say what is wrong", case.id);
+        }
+        (want, got) => assert_eq!(got, want, "case {}", case.id),
+    }
+}
+
+#[test]
+fn corpus_cases_give_their_expected_answers() {
+    let cases = corpus();
+    assert!(cases.len() >= 50, "the corpus has {} cases", cases.len());
+    for case in &cases {
+        check(case, &structured::eval(&case.expr, &case.data, &DEFAULT_LIMITS));
+    }
+}
+
+#[test]
+fn a_parsed_predicate_evaluates_the_same_every_time() {
+    for case in corpus() {
+        let Ok(predicate) = Predicate::parse(&case.expr) else { continue };
+        let mut meter = Meter::new(&DEFAULT_LIMITS);
+        let first = predicate.evaluate(&case.data, &mut meter);
+        let second = predicate.evaluate(&case.data, &mut meter);
+        assert_eq!(first, second, "case {}", case.id);
+    }
+}
+
+#[test]
+fn refusals_say_where_and_what_to_write() {
+    let refuse = |text: &str| {
+        let error = Predicate::parse(&parse_json(text).expect("valid JSON")).expect_err(text);
+        (error.pointer().to_string(), error.to_string())
+    };
+    let (pointer, message) = refuse(r#"{"all": [{"path": "a", "op": "exists"}, {"path": "b", "op": "eqq", "value": 1}]}"#);
+    assert_eq!(pointer, "/all/1/op");
+    assert!(message.contains("unknown op 'eqq' (did you mean 'eq'?)"), "{message}");
+    let (pointer, message) = refuse(r#"{"not": {"path": "x.__proto__.y", "op": "truthy"}}"#);
+    assert_eq!(pointer, "/not/path");
+    assert!(message.contains("'__proto__' at segment 2"), "{message}");
+    let (_, message) = refuse(r#"{"path": "a", "op": "truthy", "value": 1}"#);
+    assert!(message.contains("remove the 'value' field"), "{message}");
+}
+
+#[test]
+fn budget_holds_at_n_and_fails_at_n_plus_one() {
+    // Two combinator-free leaves under "all": 1 (all) + 2 × (1 leaf + 1 equality) = 5 steps.
+    let predicate = parse_json(r#"{"all": [{"path": "a", "op": "eq", "value": 1}, {"path": "b", "op": "eq", "value": 2}]}"#)
+        .expect("valid JSON");
+    let data = parse_json(r#"{"a": 1, "b": 2}"#).expect("valid JSON");
+    let with_steps = |steps| structured::eval(&predicate, &data, &Limits { steps: Some(steps), ..Limits::UNLIMITED });
+    assert_eq!(with_steps(5), Outcome::Value(Value::Bool(true)));
+    match with_steps(4) {
+        Outcome::Error { code, message } => {
+            assert_eq!(code, "budget-exceeded");
+            assert!(message.starts_with("step limit of 4 reached"), "{message}");
+        }
+        other => panic!("expected a budget error, got {other:?}"),
+    }
+}
+
+#[test]
+fn large_data_is_charged_per_element() {
+    let elements: Vec<Value> = (0..100_000).map(|idx| Value::from(idx as f64)).collect();
+    let predicate = parse_json(r#"{"path": "xs", "op": "contains", "value": -1}"#).expect("valid JSON");
+    let mut data = writ_core::Object::new();
+    data.insert("xs".into(), Value::from(elements));
+    let data = Value::from(data);
+    let parsed = Predicate::parse(&predicate).expect("valid predicate");
+    let mut meter = Meter::new(&Limits { steps: Some(50_000), ..Limits::UNLIMITED });
+    let error = parsed.evaluate(&data, &mut meter).expect_err("100k comparisons exceed 50k steps");
+    assert_eq!(error.bound, Bound::Steps);
+}
