@@ -1,1 +1,33 @@
-fn main() {}
+//! writ-bench: runs the same workloads in writ and in node, in fresh processes, and prints the
+//! median time of each side and the writ/node ratio per workload.
+//!
+//! `writ-bench [options]` is the harness (see `--help`); `writ-bench worker <workload>
+//! <data-file> <samples>` times one workload in this process, as `bench/peers/node.mjs` does
+//! for node.
+
+mod data;
+mod harness;
+mod stats;
+mod worker;
+mod workloads;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("worker") => worker::run(&args[1..]),
+        Some("--help" | "-h") => {
+            println!("{}", harness::USAGE);
+            Ok(())
+        }
+        _ => harness::Options::parse(&args).and_then(|options| harness::run(&options)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("writ-bench: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -215,27 +215,8 @@ impl fmt::Display for PredicateError {
 
 impl std::error::Error for PredicateError {}
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (row, ch_a) in a.chars().enumerate() {
-        let mut current = vec![row + 1; b.len() + 1];
-        for (col, ch_b) in b.iter().enumerate() {
-            let substitution = previous[col] + usize::from(ch_a != *ch_b);
-            current[col + 1] = substitution.min(previous[col + 1] + 1).min(current[col] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
-}
-
 fn nearest_op(name: &str) -> Option<&'static str> {
-    let lowered = name.to_lowercase();
-    OPS.iter()
-        .map(|(candidate, _)| (edit_distance(&lowered, candidate), *candidate))
-        .filter(|(distance, _)| *distance <= 2)
-        .min()
-        .map(|(_, candidate)| candidate)
+    writ_core::closest_name(name, OPS.iter().map(|(candidate, _)| *candidate))
 }
 
 const FORM_KEYS: [&str; 4] = ["path", "all", "any", "not"];

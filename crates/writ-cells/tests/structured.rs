@@ -3,46 +3,10 @@
 
 use writ_cells::structured::{self, DEFAULT_LIMITS, Predicate};
 use writ_core::{Bound, Limits, Meter, Outcome, Value, parse_json};
-
-struct Case {
-    id: String,
-    expr: Value,
-    data: Value,
-    expect: Outcome,
-}
+use writ_testkit::corpus::{Case, check, read_cases};
 
 fn corpus() -> Vec<Case> {
-    let text = include_str!("corpus/structured.jsonl");
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| {
-            let case = parse_json(line).unwrap_or_else(|error| panic!("corpus line is not JSON: {error}"));
-            let object = case.as_object().expect("a corpus line is an object");
-            let field = |name: &str| object.get_str(name).cloned().unwrap_or_default();
-            let expect = field("expect");
-            let expect = match expect.as_object().and_then(|expect| expect.get_str("error")) {
-                // Expected errors pin the code; the message is checked for presence only.
-                Some(error) => Outcome::Error {
-                    code: error.as_object().and_then(|error| error.get_str("code")).and_then(Value::as_str).map(ToString::to_string).unwrap_or_default(),
-                    message: String::new(),
-                },
-                None => Outcome::parse_envelope(&expect.to_json_string().unwrap_or_default())
-                    .unwrap_or_else(|error| panic!("{error}")),
-            };
-            Case { id: field("id").as_str().map(ToString::to_string).unwrap_or_default(), expr: field("expr"), data: field("data"), expect }
-        })
-        .collect()
-}
-
-/// Compares an answer with the expectation: values exactly, errors by code and a non-empty message.
-fn check(case: &Case, outcome: &Outcome) {
-    match (&case.expect, outcome) {
-        (Outcome::Error { code: want, .. }, Outcome::Error { code, message }) => {
-            assert_eq!(code, want, "case {}: {message}", case.id);
-            assert!(!message.is_empty(), "case {}: an error must say what is wrong", case.id);
-        }
-        (want, got) => assert_eq!(got, want, "case {}", case.id),
-    }
+    read_cases(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/structured.jsonl"))
 }
 
 #[test]
@@ -50,17 +14,17 @@ fn corpus_cases_give_their_expected_answers() {
     let cases = corpus();
     assert!(cases.len() >= 50, "the corpus has {} cases", cases.len());
     for case in &cases {
-        check(case, &structured::eval(&case.expr, &case.data, &DEFAULT_LIMITS));
+        check(case, &structured::eval(&case.field("expr"), &case.field("data"), &DEFAULT_LIMITS));
     }
 }
 
 #[test]
 fn a_parsed_predicate_evaluates_the_same_every_time() {
     for case in corpus() {
-        let Ok(predicate) = Predicate::parse(&case.expr) else { continue };
+        let Ok(predicate) = Predicate::parse(&case.field("expr")) else { continue };
         let mut meter = Meter::new(&DEFAULT_LIMITS);
-        let first = predicate.evaluate(&case.data, &mut meter);
-        let second = predicate.evaluate(&case.data, &mut meter);
+        let first = predicate.evaluate(&case.field("data"), &mut meter);
+        let second = predicate.evaluate(&case.field("data"), &mut meter);
         assert_eq!(first, second, "case {}", case.id);
     }
 }

@@ -42,6 +42,7 @@ mod outcome;
 mod path;
 mod serde_impl;
 mod str;
+mod suggest;
 mod value;
 
 pub use budget::{BudgetExceeded, Bound, Clock, DEFAULT_CHECK_INTERVAL, Interrupt, Limits, Meter, SystemClock};
@@ -51,4 +52,5 @@ pub use object::Object;
 pub use outcome::{EnvelopeError, Outcome};
 pub use path::{FORBIDDEN_SEGMENTS, Path, PathError};
 pub use str::{CodeUnits, Str};
+pub use suggest::closest_name;
 pub use value::{Array, Value, ValueKind};

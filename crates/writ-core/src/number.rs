@@ -44,6 +44,8 @@ pub fn write_js_number(number: f64, out: &mut String) {
     // `{:e}` writes the shortest round-trip digits as `d[.ddd]e<exp>`.
     let _ = write!(digits, "{:e}", number.abs());
     let (mantissa, exponent) = digits.split();
+    let mut even = [0u8; 20];
+    let mantissa = break_tie_to_even(mantissa, exponent, number.abs(), &mut even);
     let n_digits = mantissa.len() as i32;
     // JavaScript's n: the value is 0.d1d2... times 10^n.
     let n = exponent + 1;
@@ -80,6 +82,49 @@ pub fn js_number_to_string(number: f64) -> String {
     let mut out = String::new();
     write_js_number(number, &mut out);
     out
+}
+
+/// Rust's shortest digits round a tie up; ECMA-262 takes the even one.
+///
+/// When the double lies exactly halfway between two shortest decimal forms (2^-25 is
+/// 2.98023223876953125e-8, between ...5312 and ...5313), JavaScript writes the form whose last
+/// digit is even. A tie means the exact decimal expansion is the lower form followed by a single
+/// 5, which only the exact expansion can show; it is computed only when the last digit is odd.
+/// The even form must also read back as the same double (2^-24 is a decimal tie whose even form
+/// does not), or the odd one stands.
+fn break_tie_to_even<'a>(digits: &'a [u8], exponent: i32, number: f64, even: &'a mut [u8; 20]) -> &'a [u8] {
+    let Some((&last, leading)) = digits.split_last() else {
+        return digits;
+    };
+    if (last - b'0') % 2 == 0 || digits.len() > even.len() {
+        return digits;
+    }
+    // Every double's exact expansion has at most 767 significant digits.
+    let exact = format!("{number:.800e}");
+    let Some((exact_mantissa, exact_exponent)) = exact.split_once('e') else {
+        return digits;
+    };
+    if exact_exponent.parse::<i32>().ok() != Some(exponent) {
+        return digits;
+    }
+    let exact_digits: Vec<u8> = exact_mantissa.bytes().filter(u8::is_ascii_digit).collect();
+    let k = digits.len();
+    let is_tie = exact_digits.len() > k
+        && exact_digits[..k - 1] == *leading
+        && exact_digits[k - 1] == last - 1
+        && exact_digits[k] == b'5'
+        && exact_digits[k + 1..].iter().all(|&digit| digit == b'0');
+    if !is_tie {
+        return digits;
+    }
+    even[..k].copy_from_slice(digits);
+    even[k - 1] = last - 1;
+    // The even form is only a candidate if it still reads back as the same double.
+    let candidate: String = even[..k].iter().map(|&digit| char::from(digit)).collect();
+    if format!("0.{candidate}e{}", exponent + 1).parse::<f64>().ok() != Some(number) {
+        return digits;
+    }
+    &even[..k]
 }
 
 fn push_digits(out: &mut String, digits: &[u8]) {
@@ -174,6 +219,10 @@ mod tests {
             (18014398509481984.0, "18014398509481984"),
             (1.2345678901234567e-5, "0.000012345678901234568"),
             (123.456, "123.456"),
+            (2f64.powi(-25), "2.9802322387695312e-8"),
+            (264955140992239.625, "264955140992239.62"),
+            (264955140992239.375, "264955140992239.38"),
+            (2f64.powi(-24), "5.960464477539063e-8"),
         ];
         for &(number, expected) in cases {
             assert_eq!(show(number), expected, "formatting {number:e}");

@@ -1,7 +1,7 @@
 //! The oracle runs end to end: every smoke corpus reproduces its committed expected answers.
 
 use writ_core::Outcome;
-use writ_oracle::{Language, oracle_dir, run_batch};
+use writ_testkit::oracle::{Language, oracle_dir, run_batch};
 
 fn check_corpus(language: Language) {
     let dir = oracle_dir().join("corpus");

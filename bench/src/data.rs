@@ -1,0 +1,214 @@
+//! Deterministic workload data: mulberry32 from a fixed seed, written as JSON text by writ.
+//!
+//! The harness generates the data, never the peer, so both sides read the very same bytes.
+//! Files carry the scale in their name, so a run at another scale never reuses stale data.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use writ_core::{Object, Str, Value, js_number_to_string};
+
+/// The seed every data set starts from.
+pub const SEED: u32 = 20_261_130;
+
+/// The mulberry32 generator: 32 bits of state, the same sequence as the common JavaScript one.
+pub struct Mulberry32 {
+    state: u32,
+}
+
+impl Mulberry32 {
+    /// A generator started from `seed`.
+    pub fn new(seed: u32) -> Mulberry32 {
+        Mulberry32 { state: seed }
+    }
+
+    /// The next 32 random bits.
+    pub fn next_u32(&mut self) -> u32 {
+        self.state = self.state.wrapping_add(0x6D2B_79F5);
+        let mut t = self.state;
+        t = (t ^ (t >> 15)).wrapping_mul(t | 1);
+        t ^= t.wrapping_add((t ^ (t >> 7)).wrapping_mul(t | 61));
+        t ^ (t >> 14)
+    }
+
+    /// A number in `0..bound`.
+    pub fn below(&mut self, bound: u32) -> u32 {
+        self.next_u32() % bound
+    }
+}
+
+/// One data file the workloads read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DataSet {
+    /// 20,000 item rows (at scale 1).
+    Items20k,
+    /// 200,000 item rows (at scale 1).
+    Items200k,
+    /// 100,000 doubles (at scale 1).
+    Numbers100k,
+}
+
+impl DataSet {
+    /// Every data set.
+    pub const ALL: [DataSet; 3] = [DataSet::Items20k, DataSet::Items200k, DataSet::Numbers100k];
+
+    /// The file name's stem, which is also how the header names the set.
+    pub fn stem(self) -> &'static str {
+        match self {
+            DataSet::Items20k => "items-20k",
+            DataSet::Items200k => "items-200k",
+            DataSet::Numbers100k => "numbers-100k",
+        }
+    }
+
+    fn base_count(self) -> usize {
+        match self {
+            DataSet::Items20k => 20_000,
+            DataSet::Items200k => 200_000,
+            DataSet::Numbers100k => 100_000,
+        }
+    }
+
+    /// How many rows or numbers the set holds at `scale` (at least one).
+    pub fn count(self, scale: f64) -> usize {
+        ((self.base_count() as f64 * scale).round() as usize).max(1)
+    }
+
+    /// The file name at `scale`, e.g. `items-200k-s1.json`.
+    pub fn file_name(self, scale: f64) -> String {
+        format!("{}-s{}.json", self.stem(), js_number_to_string(scale))
+    }
+
+    /// The JSON text of the set at `scale`.
+    pub fn generate(self, scale: f64) -> String {
+        let count = self.count(scale);
+        let value = match self {
+            DataSet::Items20k | DataSet::Items200k => items(count),
+            DataSet::Numbers100k => numbers(count),
+        };
+        value.to_json_string().unwrap_or_default()
+    }
+}
+
+/// Writes any data set missing from `dir` at `scale`, and returns every set's path.
+///
+/// # Errors
+///
+/// A message naming the path when the directory or a file cannot be written.
+pub fn ensure(dir: &Path, scale: f64) -> Result<Vec<(DataSet, PathBuf)>, String> {
+    fs::create_dir_all(dir).map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    let mut paths = Vec::new();
+    for set in DataSet::ALL {
+        let path = dir.join(set.file_name(scale));
+        if !path.is_file() {
+            // Write beside the target and rename, so an interrupted run leaves no partial file.
+            let partial = dir.join(format!("{}.partial", set.file_name(scale)));
+            fs::write(&partial, set.generate(scale))
+                .and_then(|()| fs::rename(&partial, &path))
+                .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+        }
+        paths.push((set, path));
+    }
+    Ok(paths)
+}
+
+const CATEGORIES: [&str; 8] = [
+    "kitchen", "office", "garden", "toys", "books", "sports", "tools", "health",
+];
+
+const ADJECTIVES: [&str; 10] = [
+    "Red", "Blue", "Compact", "Deluxe", "Vintage", "Smart", "Crème", "Großer", "Classic", "Eco",
+];
+
+const NOUNS: [&str; 10] = [
+    "Mug",
+    "Kettle",
+    "Lamp",
+    "Chair",
+    "Desk",
+    "Backpack",
+    "Skillet 12\"",
+    "Café Table",
+    "Teapot \u{2615}",
+    "Notebook",
+];
+
+/// `count` item rows: `{id, name, category, price, age, stock, active}`.
+fn items(count: usize) -> Value {
+    let mut rng = Mulberry32::new(SEED);
+    let keys: Vec<Str> = ["id", "name", "category", "price", "age", "stock", "active"]
+        .into_iter()
+        .map(Str::from)
+        .collect();
+    let rows = (0..count)
+        .map(|idx| {
+            let adjective = ADJECTIVES[rng.below(ADJECTIVES.len() as u32) as usize];
+            let noun = NOUNS[rng.below(NOUNS.len() as u32) as usize];
+            let fields = [
+                Value::from((idx + 1) as f64),
+                Value::from(format!("{adjective} {noun} {}", rng.below(1000))),
+                Value::from(CATEGORIES[rng.below(CATEGORIES.len() as u32) as usize]),
+                Value::from(f64::from(rng.below(10_001)) / 100.0),
+                Value::from(f64::from(18 + rng.below(50))),
+                Value::from(f64::from(rng.below(1000))),
+                Value::from(rng.below(4) != 0),
+            ];
+            let mut row = Object::with_capacity(keys.len());
+            for (key, field) in keys.iter().zip(fields) {
+                row.insert(key.clone(), field);
+            }
+            Value::from(row)
+        })
+        .collect::<Vec<_>>();
+    Value::from(rows)
+}
+
+/// `count` finite doubles: a third integers, a third 2-decimal prices, a third random bit
+/// patterns (any finite double, subnormals and huge exponents included).
+fn numbers(count: usize) -> Value {
+    let mut rng = Mulberry32::new(SEED);
+    let numbers = (0..count)
+        .map(|_| {
+            let number = match rng.below(3) {
+                0 => f64::from(rng.below(2_000_001)) - 1_000_000.0,
+                1 => f64::from(rng.below(1_000_001)) / 100.0,
+                _ => loop {
+                    let bits = (u64::from(rng.next_u32()) << 32) | u64::from(rng.next_u32());
+                    let number = f64::from_bits(bits);
+                    if number.is_finite() {
+                        break number;
+                    }
+                },
+            };
+            Value::from(number)
+        })
+        .collect::<Vec<_>>();
+    Value::from(numbers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mulberry32_matches_the_javascript_sequence() {
+        // From the usual JavaScript mulberry32 with seed 1: ((t ^ t >>> 14) >>> 0).
+        let mut rng = Mulberry32::new(1);
+        assert_eq!(
+            [rng.next_u32(), rng.next_u32(), rng.next_u32()],
+            [2_693_262_067, 11_749_833, 2_265_367_787]
+        );
+    }
+
+    #[test]
+    fn data_is_deterministic_and_scaled() {
+        let first = DataSet::Items20k.generate(0.001);
+        assert_eq!(first, DataSet::Items20k.generate(0.001));
+        let rows = writ_core::parse_json(&first).expect("valid JSON");
+        assert_eq!(rows.as_array().map(|rows| rows.len()), Some(20));
+        assert_eq!(
+            DataSet::Numbers100k.file_name(0.01),
+            "numbers-100k-s0.01.json"
+        );
+    }
+}

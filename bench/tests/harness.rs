@@ -1,0 +1,83 @@
+//! Runs the whole harness on tiny data against node and checks every workload's report line.
+//!
+//! Node is required: without it the harness fails, and so does this test.
+
+use std::process::Command;
+
+use writ_core::{Value, parse_json};
+
+const WORKLOADS: [&str; 4] = [
+    "json/parse/items-20k",
+    "json/stringify/items-20k",
+    "value/filter-sum/items-200k",
+    "number/to-string/100k",
+];
+
+#[test]
+fn every_workload_runs_on_both_sides_and_agrees() {
+    let data_dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-data-test");
+    let output = Command::new(env!("CARGO_BIN_EXE_writ-bench"))
+        .args([
+            "--runs",
+            "1",
+            "--samples",
+            "1",
+            "--scale",
+            "0.01",
+            "--json",
+            "--data-dir",
+        ])
+        .arg(&data_dir)
+        .output()
+        .expect("writ-bench starts");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "writ-bench failed ({}); node must be installed:\n{stderr}{stdout}",
+        output.status
+    );
+
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|line| parse_json(line).unwrap_or_else(|error| panic!("not JSON: {line:?}: {error}")))
+        .collect();
+    for name in WORKLOADS {
+        let line = lines
+            .iter()
+            .find(|line| {
+                field(line, "workload")
+                    .and_then(Value::as_str)
+                    .is_some_and(|text| text.eq_str(name))
+            })
+            .unwrap_or_else(|| panic!("{name} is missing from:\n{stdout}"));
+        let number = |key: &str| {
+            field(line, key)
+                .and_then(Value::as_number)
+                .unwrap_or(f64::NAN)
+        };
+        assert!(
+            number("writ_median_ns") > 0.0,
+            "{name}: writ median in {line}"
+        );
+        assert!(
+            number("peer_median_ns") > 0.0,
+            "{name}: peer median in {line}"
+        );
+        assert!(
+            number("ratio").is_finite() && number("ratio") > 0.0,
+            "{name}: ratio in {line}"
+        );
+        let writ_check = field(line, "writ_check").and_then(Value::as_str);
+        let peer_check = field(line, "peer_check").and_then(Value::as_str);
+        assert!(
+            writ_check.is_some_and(|check| !check.is_empty()),
+            "{name}: writ check in {line}"
+        );
+        assert_eq!(writ_check, peer_check, "{name}: checks in {line}");
+    }
+}
+
+fn field<'a>(line: &'a Value, key: &str) -> Option<&'a Value> {
+    line.as_object()?.get_str(key)
+}

@@ -1,0 +1,192 @@
+//! `writ eval`: one evaluation, or a batch of them as JSON Lines, in any language.
+//!
+//! Input and output framing is written once here and shared by every language. A batch line is
+//! `{"expr": …, "data": …, "bindings": …, "limits": …, "transforms": […]}` (only `expr` is
+//! required; keys a language does not use, and unknown keys such as a corpus case's `id`, are
+//! ignored). Each non-blank input line gets exactly one output line, an [`Outcome`] envelope, in
+//! input order.
+
+use std::io::{BufWriter, Read, Write};
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use writ_cells::structured;
+use writ_core::{Limits, Outcome, Value, parse_json};
+
+use crate::limits::{self, LimitField, LimitName};
+use crate::{CommandError, ExitStatus, UsageError};
+
+/// Arguments of `writ eval`.
+#[derive(Args, Debug)]
+#[command(group = clap::ArgGroup::new("input").required(true).args(["expr", "batch"]))]
+pub struct EvalArgs {
+    /// The language of the expression.
+    #[arg(long, value_enum)]
+    lang: Language,
+    /// A JSON file with the data the expression reads (for structured: the data its paths
+    /// resolve against).
+    #[arg(long, value_name = "FILE", conflicts_with = "batch")]
+    data: Option<PathBuf>,
+    /// A JSON file with an object of bindings (the `$`-variables of jsonata; ignored by
+    /// languages without bindings).
+    #[arg(long, value_name = "FILE", conflicts_with = "batch")]
+    bindings: Option<PathBuf>,
+    /// Limits as a JSON object, in the language's own names (structured: steps, ms). In batch
+    /// mode, a line's own limits override these field by field.
+    #[arg(long, value_name = "JSON")]
+    limits: Option<String>,
+    /// Evaluate JSON Lines from FILE (or - for stdin) and answer each line with one line.
+    #[arg(long, value_name = "FILE")]
+    batch: Option<String>,
+    /// The expression (for structured: the predicate as JSON).
+    expr: Option<String>,
+}
+
+/// The languages `writ eval` speaks. Each joins this list when its engine lands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Language {
+    /// Structured predicates: {"path", "op", "value"} under "all", "any" and "not".
+    Structured,
+}
+
+/// One evaluation request, from the command line or from a batch line.
+struct Request {
+    expr: Value,
+    data: Value,
+    limits: Limits,
+}
+
+impl Language {
+    fn name(self) -> &'static str {
+        match self {
+            Language::Structured => "structured",
+        }
+    }
+
+    fn limit_names(self) -> &'static [LimitName] {
+        match self {
+            Language::Structured => &[
+                LimitName { name: "steps", field: LimitField::Steps },
+                LimitName { name: "ms", field: LimitField::Milliseconds },
+            ],
+        }
+    }
+
+    fn default_limits(self) -> Limits {
+        match self {
+            Language::Structured => structured::DEFAULT_LIMITS,
+        }
+    }
+
+    fn answer(self, request: &Request) -> Outcome {
+        match self {
+            Language::Structured => {
+                // The predicate arrives as JSON, or as a string of JSON text.
+                let predicate = match &request.expr {
+                    Value::String(text) => match parse_json(&text.to_string_lossy()) {
+                        Ok(predicate) => predicate,
+                        Err(error) => {
+                            return Outcome::error(
+                                "invalid-predicate",
+                                format!("the predicate is not JSON: {error}"),
+                            );
+                        }
+                    },
+                    predicate => predicate.clone(),
+                };
+                structured::eval(&predicate, &request.data, &request.limits)
+            }
+        }
+    }
+}
+
+/// Runs `writ eval`.
+pub fn run(args: EvalArgs) -> Result<ExitStatus, CommandError> {
+    let language = args.lang;
+    let base_limits = match &args.limits {
+        None => language.default_limits(),
+        Some(text) => {
+            let json = parse_json(text).map_err(|error| UsageError(format!("--limits is not JSON: {error}")))?;
+            limits::apply(language.default_limits(), &json, language.limit_names(), language.name())
+                .map_err(|message| UsageError(format!("--limits: {message}")))?
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if let Some(source) = &args.batch {
+        let input = read_input(source)?;
+        run_batch(language, &base_limits, &input, &mut out)?;
+        out.flush()?;
+        return Ok(ExitStatus::Success);
+    }
+    let expr = args.expr.unwrap_or_default();
+    let data = match &args.data {
+        Some(path) => read_json_file(path, "--data")?,
+        None => Value::Undefined,
+    };
+    if let Some(path) = &args.bindings {
+        read_json_file(path, "--bindings")?;
+    }
+    let request = Request { expr: Value::from(expr), data, limits: base_limits };
+    let outcome = language.answer(&request);
+    writeln!(out, "{}", outcome.to_envelope())?;
+    out.flush()?;
+    Ok(if outcome.is_ok() { ExitStatus::Success } else { ExitStatus::Failure })
+}
+
+fn read_input(source: &str) -> Result<String, UsageError> {
+    let mut bytes = Vec::new();
+    let read = if source == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::File::open(source).and_then(|mut file| file.read_to_end(&mut bytes)).map(|_| ())
+    };
+    read.map_err(|error| UsageError(format!("could not read the batch input {source}: {error}")))?;
+    String::from_utf8(bytes).map_err(|error| {
+        UsageError(format!(
+            "the batch input {source} is not UTF-8 (invalid byte at offset {})",
+            error.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+fn read_json_file(path: &PathBuf, flag: &str) -> Result<Value, UsageError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| UsageError(format!("{flag}: could not read {}: {error}", path.display())))?;
+    parse_json(&text).map_err(|error| UsageError(format!("{flag}: {} is not JSON: {error}", path.display())))
+}
+
+fn run_batch(language: Language, base_limits: &Limits, input: &str, out: &mut impl Write) -> std::io::Result<()> {
+    let input = input.strip_prefix('\u{FEFF}').unwrap_or(input);
+    for (idx, line) in input.split('\n').enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let outcome = match read_request(language, base_limits, line) {
+            Ok(request) => language.answer(&request),
+            Err(reason) => Outcome::error("batch-line-invalid", format!("line {}: {reason}", idx + 1)),
+        };
+        writeln!(out, "{}", outcome.to_envelope())?;
+    }
+    Ok(())
+}
+
+fn read_request(language: Language, base_limits: &Limits, line: &str) -> Result<Request, String> {
+    let json = parse_json(line).map_err(|error| format!("not valid JSON: {error}"))?;
+    let Value::Object(object) = json else {
+        return Err("not a JSON object".into());
+    };
+    let expr = match object.get_str("expr") {
+        None => return Err("missing \"expr\"".into()),
+        Some(expr) => expr.clone(),
+    };
+    if language != Language::Structured && expr.as_str().is_none() {
+        return Err("\"expr\" is not a string".into());
+    }
+    let limits = match object.get_str("limits") {
+        None => *base_limits,
+        Some(json) => limits::apply(*base_limits, json, language.limit_names(), language.name())?,
+    };
+    Ok(Request { expr, data: object.get_str("data").cloned().unwrap_or_default(), limits })
+}

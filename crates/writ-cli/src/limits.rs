@@ -1,0 +1,95 @@
+//! `--limits` and per-line `limits`: each language's own limit names, mapped onto
+//! [`writ_core::Limits`].
+
+use std::time::Duration;
+
+use writ_core::{Limits, Value, closest_name};
+
+/// Which field of [`Limits`] a language's limit name sets.
+#[derive(Clone, Copy, Debug)]
+pub enum LimitField {
+    Steps,
+    Milliseconds,
+}
+
+/// One limit a language accepts: its name as the language spells it, and what it sets.
+#[derive(Clone, Copy, Debug)]
+pub struct LimitName {
+    pub name: &'static str,
+    pub field: LimitField,
+}
+
+/// Applies a JSON object of limits on top of `base`.
+///
+/// Values are non-negative integers; a name the language does not know is refused with the
+/// nearest known name.
+pub fn apply(base: Limits, json: &Value, names: &[LimitName], language: &str) -> Result<Limits, String> {
+    let Value::Object(object) = json else {
+        return Err(format!(
+            "limits must be a JSON object such as {{\"{}\": 10000}}, found {}",
+            names.first().map_or("steps", |name| name.name),
+            json.kind().described()
+        ));
+    };
+    let mut limits = base;
+    for (key, value) in object.iter() {
+        let key = key.to_string_lossy();
+        let Some(limit) = names.iter().find(|limit| limit.name == key) else {
+            let known: Vec<&str> = names.iter().map(|limit| limit.name).collect();
+            let hint = closest_name(&key, known.iter().copied())
+                .map(|nearest| format!(" (did you mean '{nearest}'?)"))
+                .unwrap_or_default();
+            return Err(format!(
+                "unknown limit '{key}' for {language}{hint}; the limits are {}",
+                known.join(", ")
+            ));
+        };
+        let amount = value
+            .as_number()
+            .filter(|number| number.fract() == 0.0 && *number >= 0.0 && *number <= 9_007_199_254_740_991.0)
+            .ok_or_else(|| {
+                format!(
+                    "limit '{key}' must be a non-negative integer, found {}",
+                    value.to_json_string().unwrap_or_else(|| "undefined".into())
+                )
+            })? as u64;
+        match limit.field {
+            LimitField::Steps => limits.steps = Some(amount),
+            LimitField::Milliseconds => limits.time = Some(Duration::from_millis(amount)),
+        }
+    }
+    Ok(limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NAMES: &[LimitName] = &[
+        LimitName { name: "steps", field: LimitField::Steps },
+        LimitName { name: "ms", field: LimitField::Milliseconds },
+    ];
+
+    fn apply_text(text: &str) -> Result<Limits, String> {
+        let json = writ_core::parse_json(text).expect("valid JSON");
+        apply(Limits::UNLIMITED, &json, NAMES, "structured")
+    }
+
+    #[test]
+    fn known_names_set_their_fields() {
+        let limits = apply_text(r#"{"steps": 10, "ms": 5}"#).expect("valid limits");
+        assert_eq!(limits.steps, Some(10));
+        assert_eq!(limits.time, Some(Duration::from_millis(5)));
+    }
+
+    #[test]
+    fn unknown_names_and_bad_values_are_refused() {
+        assert_eq!(
+            apply_text(r#"{"setps": 10}"#).expect_err("misspelled"),
+            "unknown limit 'setps' for structured (did you mean 'steps'?); the limits are steps, ms"
+        );
+        for bad in [r#"{"steps": -1}"#, r#"{"steps": 1.5}"#, r#"{"steps": "10"}"#, "[]"] {
+            assert!(apply_text(bad).is_err(), "{bad}");
+        }
+    }
+}
