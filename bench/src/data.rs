@@ -206,9 +206,6 @@ mod tests {
         assert_eq!(first, DataSet::Items20k.generate(0.001));
         let rows = writ_core::parse_json(&first).expect("valid JSON");
         assert_eq!(rows.as_array().map(|rows| rows.len()), Some(20));
-        assert_eq!(
-            DataSet::Numbers100k.file_name(0.01),
-            "numbers-100k-s0.01.json"
-        );
+        assert_eq!(DataSet::Numbers100k.file_name(0.01), "numbers-100k-s0.01.json");
     }
 }

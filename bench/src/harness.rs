@@ -54,11 +54,7 @@ impl Options {
         };
         let mut args = args.iter();
         while let Some(arg) = args.next() {
-            let mut value = || {
-                args.next()
-                    .cloned()
-                    .ok_or_else(|| format!("{arg} needs a value"))
-            };
+            let mut value = || args.next().cloned().ok_or_else(|| format!("{arg} needs a value"));
             match arg.as_str() {
                 "--runs" => options.runs = positive(arg, &value()?)?,
                 "--samples" => options.samples = positive(arg, &value()?)?,
@@ -147,8 +143,7 @@ pub fn run(options: &Options) -> Result<(), String> {
             .unwrap_or_default()
     };
     let node_version = node_version(&options.node)?;
-    let writ_exe = std::env::current_exe()
-        .map_err(|error| format!("cannot find writ-bench itself: {error}"))?;
+    let writ_exe = std::env::current_exe().map_err(|error| format!("cannot find writ-bench itself: {error}"))?;
     let peer_script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/node.mjs");
 
     let sizes = DataSet::ALL
@@ -243,10 +238,7 @@ pub fn run(options: &Options) -> Result<(), String> {
             line.insert("peer".into(), Value::from("node"));
             line.insert("peer_median_ns".into(), Value::from(row.peer_ns));
             line.insert("ratio".into(), Value::from(row.writ_ns / row.peer_ns));
-            line.insert(
-                "checks_agree".into(),
-                Value::from(row.writ_check == row.peer_check),
-            );
+            line.insert("checks_agree".into(), Value::from(row.writ_check == row.peer_check));
             line.insert("writ_check".into(), Value::from(row.writ_check));
             line.insert("peer_check".into(), Value::from(row.peer_check));
             line.insert("runs".into(), Value::from(options.runs as f64));
@@ -295,10 +287,7 @@ struct Row {
 
 /// The one check string every run of one side gave.
 fn agreed_check(name: &str, side: &str, reports: &[Report]) -> Result<String, String> {
-    let first = reports
-        .first()
-        .map(|report| report.check.clone())
-        .unwrap_or_default();
+    let first = reports.first().map(|report| report.check.clone()).unwrap_or_default();
     match reports.iter().find(|report| report.check != first) {
         Some(other) => Err(format!(
             "{name}: {side} gave different checks in different runs: {first:?} and {:?}",
@@ -329,13 +318,8 @@ fn run_worker(mut command: Command, name: &str, side: Side) -> Result<Report, St
             output.status
         ));
     }
-    let line = stdout
-        .lines()
-        .rev()
-        .find(|line| !line.trim().is_empty())
-        .unwrap_or("");
-    let parsed =
-        parse_json(line).map_err(|error| format!("{who}: the worker printed {line:?}: {error}"))?;
+    let line = stdout.lines().rev().find(|line| !line.trim().is_empty()).unwrap_or("");
+    let parsed = parse_json(line).map_err(|error| format!("{who}: the worker printed {line:?}: {error}"))?;
     let field = |key: &str| parsed.as_object().and_then(|object| object.get_str(key));
     let samples_ns: Vec<f64> = field("samples_ns")
         .and_then(Value::as_array)
@@ -345,10 +329,7 @@ fn run_worker(mut command: Command, name: &str, side: Side) -> Result<Report, St
         .and_then(Value::as_str)
         .map(|check| check.to_string_lossy().into_owned());
     match check {
-        Some(check)
-            if !samples_ns.is_empty()
-                && field("median_ns").and_then(Value::as_number).is_some() =>
-        {
+        Some(check) if !samples_ns.is_empty() && field("median_ns").and_then(Value::as_number).is_some() => {
             Ok(Report { samples_ns, check })
         }
         _ => Err(format!(
@@ -362,9 +343,7 @@ fn node_version(node: &str) -> Result<String, String> {
     let output = Command::new(node)
         .arg("--version")
         .output()
-        .map_err(|error| {
-            format!("cannot run the peer {node:?} (is node 20 installed and on PATH?): {error}")
-        })?;
+        .map_err(|error| format!("cannot run the peer {node:?} (is node 20 installed and on PATH?): {error}"))?;
     if !output.status.success() {
         return Err(format!("{node} --version failed ({})", output.status));
     }

@@ -30,8 +30,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .ok()
         .filter(|&samples| samples > 0)
         .ok_or_else(|| format!("samples must be a positive integer, not {samples:?}"))?;
-    let text = fs::read_to_string(data_file)
-        .map_err(|error| format!("cannot read {data_file}: {error}"))?;
+    let text = fs::read_to_string(data_file).map_err(|error| format!("cannot read {data_file}: {error}"))?;
     let mut task = (workload.load)(text)?;
 
     let warm_up = Instant::now();

@@ -103,10 +103,7 @@ impl Task for ParseTask {
     /// `<rows>:<sum of price in row order>`.
     fn check(&self) -> String {
         let rows = rows(&self.last);
-        let sum = rows
-            .iter()
-            .filter_map(price)
-            .fold(0.0, |sum, price| sum + price);
+        let sum = rows.iter().filter_map(price).fold(0.0, |sum, price| sum + price);
         format!("{}:{}", rows.len(), js_number_to_string(sum))
     }
 }
@@ -171,11 +168,7 @@ struct ToStringTask {
 fn load_to_string(text: String) -> Result<Box<dyn Task>, String> {
     let numbers = rows(&parse(&text)?)
         .iter()
-        .map(|number| {
-            number
-                .as_number()
-                .ok_or("the numbers file holds a non-number")
-        })
+        .map(|number| number.as_number().ok_or("the numbers file holds a non-number"))
         .collect::<Result<Vec<f64>, _>>()?;
     Ok(Box::new(ToStringTask {
         numbers,

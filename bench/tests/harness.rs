@@ -51,19 +51,9 @@ fn every_workload_runs_on_both_sides_and_agrees() {
                     .is_some_and(|text| text.eq_str(name))
             })
             .unwrap_or_else(|| panic!("{name} is missing from:\n{stdout}"));
-        let number = |key: &str| {
-            field(line, key)
-                .and_then(Value::as_number)
-                .unwrap_or(f64::NAN)
-        };
-        assert!(
-            number("writ_median_ns") > 0.0,
-            "{name}: writ median in {line}"
-        );
-        assert!(
-            number("peer_median_ns") > 0.0,
-            "{name}: peer median in {line}"
-        );
+        let number = |key: &str| field(line, key).and_then(Value::as_number).unwrap_or(f64::NAN);
+        assert!(number("writ_median_ns") > 0.0, "{name}: writ median in {line}");
+        assert!(number("peer_median_ns") > 0.0, "{name}: peer median in {line}");
         assert!(
             number("ratio").is_finite() && number("ratio") > 0.0,
             "{name}: ratio in {line}"

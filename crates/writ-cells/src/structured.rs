@@ -168,7 +168,10 @@ impl fmt::Display for PredicateError {
             PredicateErrorKind::MixedForms(keys) => write!(
                 f,
                 "a predicate has exactly one form, but this one carries {} (split it, e.g. wrap the parts in \"all\")",
-                keys.iter().map(|key| format!("'{key}'")).collect::<Vec<_>>().join(" and ")
+                keys.iter()
+                    .map(|key| format!("'{key}'"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
             ),
             PredicateErrorKind::NoForm => f.write_str(
                 "expected one of the keys 'path', 'all', 'any' or 'not', found none \
@@ -181,7 +184,11 @@ impl fmt::Display for PredicateError {
             ),
             PredicateErrorKind::Path(error) => write!(f, "{error}"),
             PredicateErrorKind::OpNotString(kind) => {
-                write!(f, "expected 'op' to be a string such as \"eq\", found {}", kind.described())
+                write!(
+                    f,
+                    "expected 'op' to be a string such as \"eq\", found {}",
+                    kind.described()
+                )
             }
             PredicateErrorKind::UnknownOp(name) => {
                 write!(f, "unknown op '{name}'")?;
@@ -266,14 +273,22 @@ impl Predicate {
 }
 
 fn parse_at(json: &Value, pointer: &mut String, depth: usize) -> Result<Predicate, PredicateError> {
-    let fail = |pointer: &str, kind| Err(PredicateError { pointer: pointer.to_string(), kind });
+    let fail = |pointer: &str, kind| {
+        Err(PredicateError {
+            pointer: pointer.to_string(),
+            kind,
+        })
+    };
     if depth > MAX_PREDICATE_DEPTH {
         return fail(pointer, PredicateErrorKind::TooDeep);
     }
     let Value::Object(object) = json else {
         return fail(pointer, PredicateErrorKind::NotAnObject(json.kind()));
     };
-    let present: Vec<&'static str> = FORM_KEYS.into_iter().filter(|key| object.get_str(key).is_some()).collect();
+    let present: Vec<&'static str> = FORM_KEYS
+        .into_iter()
+        .filter(|key| object.get_str(key).is_some())
+        .collect();
     match present.as_slice() {
         [] => fail(pointer, PredicateErrorKind::NoForm),
         ["path"] => parse_leaf(object, pointer).map(Predicate::Leaf),
@@ -289,7 +304,11 @@ fn parse_at(json: &Value, pointer: &mut String, depth: usize) -> Result<Predicat
                 parsed.push(parse_at(member, pointer, depth + 1)?);
                 pointer.truncate(len);
             }
-            Ok(if *key == "all" { Predicate::All(parsed) } else { Predicate::Any(parsed) })
+            Ok(if *key == "all" {
+                Predicate::All(parsed)
+            } else {
+                Predicate::Any(parsed)
+            })
         }
         ["not"] => {
             let len = pointer.len();
@@ -303,20 +322,40 @@ fn parse_at(json: &Value, pointer: &mut String, depth: usize) -> Result<Predicat
 }
 
 fn parse_leaf(object: &Object, pointer: &str) -> Result<Leaf, PredicateError> {
-    let fail = |suffix: &str, kind| Err(PredicateError { pointer: format!("{pointer}{suffix}"), kind });
+    let fail = |suffix: &str, kind| {
+        Err(PredicateError {
+            pointer: format!("{pointer}{suffix}"),
+            kind,
+        })
+    };
     let path = match object.get_str("path") {
         Some(Value::String(text)) => match Path::parse_dotted_str(text) {
             Ok(path) => path,
             Err(error) => return fail("/path", PredicateErrorKind::Path(error)),
         },
-        other => return fail("/path", PredicateErrorKind::PathNotString(other.map_or(ValueKind::Undefined, Value::kind))),
+        other => {
+            return fail(
+                "/path",
+                PredicateErrorKind::PathNotString(other.map_or(ValueKind::Undefined, Value::kind)),
+            );
+        }
     };
     let op = match object.get_str("op") {
         Some(Value::String(name)) => match OPS.iter().find(|(candidate, _)| name.eq_str(candidate)) {
             Some((_, op)) => *op,
-            None => return fail("/op", PredicateErrorKind::UnknownOp(name.to_string_lossy().into_owned())),
+            None => {
+                return fail(
+                    "/op",
+                    PredicateErrorKind::UnknownOp(name.to_string_lossy().into_owned()),
+                );
+            }
         },
-        other => return fail("/op", PredicateErrorKind::OpNotString(other.map_or(ValueKind::Undefined, Value::kind))),
+        other => {
+            return fail(
+                "/op",
+                PredicateErrorKind::OpNotString(other.map_or(ValueKind::Undefined, Value::kind)),
+            );
+        }
     };
     let value = object.get_str("value").cloned();
     let value = match (op.is_unary(), value) {

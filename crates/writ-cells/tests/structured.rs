@@ -14,14 +14,19 @@ fn corpus_cases_give_their_expected_answers() {
     let cases = corpus();
     assert!(cases.len() >= 50, "the corpus has {} cases", cases.len());
     for case in &cases {
-        check(case, &structured::eval(&case.field("expr"), &case.field("data"), &DEFAULT_LIMITS));
+        check(
+            case,
+            &structured::eval(&case.field("expr"), &case.field("data"), &DEFAULT_LIMITS),
+        );
     }
 }
 
 #[test]
 fn a_parsed_predicate_evaluates_the_same_every_time() {
     for case in corpus() {
-        let Ok(predicate) = Predicate::parse(&case.field("expr")) else { continue };
+        let Ok(predicate) = Predicate::parse(&case.field("expr")) else {
+            continue;
+        };
         let mut meter = Meter::new(&DEFAULT_LIMITS);
         let first = predicate.evaluate(&case.field("data"), &mut meter);
         let second = predicate.evaluate(&case.field("data"), &mut meter);
@@ -35,7 +40,8 @@ fn refusals_say_where_and_what_to_write() {
         let error = Predicate::parse(&parse_json(text).expect("valid JSON")).expect_err(text);
         (error.pointer().to_string(), error.to_string())
     };
-    let (pointer, message) = refuse(r#"{"all": [{"path": "a", "op": "exists"}, {"path": "b", "op": "eqq", "value": 1}]}"#);
+    let (pointer, message) =
+        refuse(r#"{"all": [{"path": "a", "op": "exists"}, {"path": "b", "op": "eqq", "value": 1}]}"#);
     assert_eq!(pointer, "/all/1/op");
     assert!(message.contains("unknown op 'eqq' (did you mean 'eq'?)"), "{message}");
     let (pointer, message) = refuse(r#"{"not": {"path": "x.__proto__.y", "op": "truthy"}}"#);
@@ -48,10 +54,20 @@ fn refusals_say_where_and_what_to_write() {
 #[test]
 fn budget_holds_at_n_and_fails_at_n_plus_one() {
     // Two combinator-free leaves under "all": 1 (all) + 2 × (1 leaf + 1 equality) = 5 steps.
-    let predicate = parse_json(r#"{"all": [{"path": "a", "op": "eq", "value": 1}, {"path": "b", "op": "eq", "value": 2}]}"#)
-        .expect("valid JSON");
+    let predicate =
+        parse_json(r#"{"all": [{"path": "a", "op": "eq", "value": 1}, {"path": "b", "op": "eq", "value": 2}]}"#)
+            .expect("valid JSON");
     let data = parse_json(r#"{"a": 1, "b": 2}"#).expect("valid JSON");
-    let with_steps = |steps| structured::eval(&predicate, &data, &Limits { steps: Some(steps), ..Limits::UNLIMITED });
+    let with_steps = |steps| {
+        structured::eval(
+            &predicate,
+            &data,
+            &Limits {
+                steps: Some(steps),
+                ..Limits::UNLIMITED
+            },
+        )
+    };
     assert_eq!(with_steps(5), Outcome::Value(Value::Bool(true)));
     match with_steps(4) {
         Outcome::Error { code, message } => {
@@ -70,7 +86,12 @@ fn large_data_is_charged_per_element() {
     data.insert("xs".into(), Value::from(elements));
     let data = Value::from(data);
     let parsed = Predicate::parse(&predicate).expect("valid predicate");
-    let mut meter = Meter::new(&Limits { steps: Some(50_000), ..Limits::UNLIMITED });
-    let error = parsed.evaluate(&data, &mut meter).expect_err("100k comparisons exceed 50k steps");
+    let mut meter = Meter::new(&Limits {
+        steps: Some(50_000),
+        ..Limits::UNLIMITED
+    });
+    let error = parsed
+        .evaluate(&data, &mut meter)
+        .expect_err("100k comparisons exceed 50k steps");
     assert_eq!(error.bound, Bound::Steps);
 }

@@ -66,8 +66,14 @@ impl Language {
     fn limit_names(self) -> &'static [LimitName] {
         match self {
             Language::Structured => &[
-                LimitName { name: "steps", field: LimitField::Steps },
-                LimitName { name: "ms", field: LimitField::Milliseconds },
+                LimitName {
+                    name: "steps",
+                    field: LimitField::Steps,
+                },
+                LimitName {
+                    name: "ms",
+                    field: LimitField::Milliseconds,
+                },
             ],
         }
     }
@@ -86,10 +92,7 @@ impl Language {
                     Value::String(text) => match parse_json(&text.to_string_lossy()) {
                         Ok(predicate) => predicate,
                         Err(error) => {
-                            return Outcome::error(
-                                "invalid-predicate",
-                                format!("the predicate is not JSON: {error}"),
-                            );
+                            return Outcome::error("invalid-predicate", format!("the predicate is not JSON: {error}"));
                         }
                     },
                     predicate => predicate.clone(),
@@ -107,8 +110,13 @@ pub fn run(args: EvalArgs) -> Result<ExitStatus, CommandError> {
         None => language.default_limits(),
         Some(text) => {
             let json = parse_json(text).map_err(|error| UsageError(format!("--limits is not JSON: {error}")))?;
-            limits::apply(language.default_limits(), &json, language.limit_names(), language.name())
-                .map_err(|message| UsageError(format!("--limits: {message}")))?
+            limits::apply(
+                language.default_limits(),
+                &json,
+                language.limit_names(),
+                language.name(),
+            )
+            .map_err(|message| UsageError(format!("--limits: {message}")))?
         }
     };
     let stdout = std::io::stdout();
@@ -127,11 +135,19 @@ pub fn run(args: EvalArgs) -> Result<ExitStatus, CommandError> {
     if let Some(path) = &args.bindings {
         read_json_file(path, "--bindings")?;
     }
-    let request = Request { expr: Value::from(expr), data, limits: base_limits };
+    let request = Request {
+        expr: Value::from(expr),
+        data,
+        limits: base_limits,
+    };
     let outcome = language.answer(&request);
     writeln!(out, "{}", outcome.to_envelope())?;
     out.flush()?;
-    Ok(if outcome.is_ok() { ExitStatus::Success } else { ExitStatus::Failure })
+    Ok(if outcome.is_ok() {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
 }
 
 fn read_input(source: &str) -> Result<String, UsageError> {
@@ -139,7 +155,9 @@ fn read_input(source: &str) -> Result<String, UsageError> {
     let read = if source == "-" {
         std::io::stdin().read_to_end(&mut bytes).map(|_| ())
     } else {
-        std::fs::File::open(source).and_then(|mut file| file.read_to_end(&mut bytes)).map(|_| ())
+        std::fs::File::open(source)
+            .and_then(|mut file| file.read_to_end(&mut bytes))
+            .map(|_| ())
     };
     read.map_err(|error| UsageError(format!("could not read the batch input {source}: {error}")))?;
     String::from_utf8(bytes).map_err(|error| {
@@ -188,5 +206,9 @@ fn read_request(language: Language, base_limits: &Limits, line: &str) -> Result<
         None => *base_limits,
         Some(json) => limits::apply(*base_limits, json, language.limit_names(), language.name())?,
     };
-    Ok(Request { expr, data: object.get_str("data").cloned().unwrap_or_default(), limits })
+    Ok(Request {
+        expr,
+        data: object.get_str("data").cloned().unwrap_or_default(),
+        limits,
+    })
 }

@@ -66,8 +66,14 @@ mod tests {
     use super::*;
 
     const NAMES: &[LimitName] = &[
-        LimitName { name: "steps", field: LimitField::Steps },
-        LimitName { name: "ms", field: LimitField::Milliseconds },
+        LimitName {
+            name: "steps",
+            field: LimitField::Steps,
+        },
+        LimitName {
+            name: "ms",
+            field: LimitField::Milliseconds,
+        },
     ];
 
     fn apply_text(text: &str) -> Result<Limits, String> {

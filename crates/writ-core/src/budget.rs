@@ -282,11 +282,11 @@ impl Meter {
         self.fuel = 0;
         self.granted = 0;
         self.check_clock()?;
-        if let Some(limit) = self.step_limit {
-            if self.recorded.saturating_add(n) > limit {
-                self.recorded = limit;
-                return self.fail(Bound::Steps, limit);
-            }
+        if let Some(limit) = self.step_limit
+            && self.recorded.saturating_add(n) > limit
+        {
+            self.recorded = limit;
+            return self.fail(Bound::Steps, limit);
         }
         self.recorded += n;
         self.grant(n);
@@ -312,15 +312,15 @@ impl Meter {
         if let Some(exceeded) = self.exceeded {
             return Err(exceeded);
         }
-        if let Some(interrupt) = &self.interrupt {
-            if interrupt.is_raised() {
-                return self.fail(Bound::Interrupted, 0);
-            }
+        if let Some(interrupt) = &self.interrupt
+            && interrupt.is_raised()
+        {
+            return self.fail(Bound::Interrupted, 0);
         }
-        if let Some((at, millis)) = self.deadline {
-            if self.clock.now() >= at {
-                return self.fail(Bound::Time, millis);
-            }
+        if let Some((at, millis)) = self.deadline
+            && self.clock.now() >= at
+        {
+            return self.fail(Bound::Time, millis);
         }
         Ok(())
     }
@@ -342,10 +342,10 @@ impl Meter {
     #[inline]
     pub fn charge_string(&mut self, len: usize) -> Result<(), BudgetExceeded> {
         let len = len as u64;
-        if let Some(limit) = self.max_string_length {
-            if len > limit {
-                return self.fail(Bound::StringLength, limit);
-            }
+        if let Some(limit) = self.max_string_length
+            && len > limit
+        {
+            return self.fail(Bound::StringLength, limit);
         }
         self.charge_allocation(len)
     }
@@ -358,10 +358,10 @@ impl Meter {
     #[inline]
     pub fn charge_array(&mut self, len: usize) -> Result<(), BudgetExceeded> {
         let len = len as u64;
-        if let Some(limit) = self.max_array_length {
-            if len > limit {
-                return self.fail(Bound::ArrayLength, limit);
-            }
+        if let Some(limit) = self.max_array_length
+            && len > limit
+        {
+            return self.fail(Bound::ArrayLength, limit);
         }
         self.charge_allocation(len)
     }
@@ -451,20 +451,34 @@ mod tests {
     #[test]
     fn step_limit_holds_at_n_and_fails_at_n_plus_one() {
         for (limit, interval) in [(0, 4), (1, 1), (5, 2), (2048, 2048), (10_000, 7), (4097, 2048)] {
-            let mut meter = Meter::new(&Limits { steps: Some(limit), check_interval: interval, ..limits() });
+            let mut meter = Meter::new(&Limits {
+                steps: Some(limit),
+                check_interval: interval,
+                ..limits()
+            });
             for idx in 0..limit {
                 assert!(meter.step().is_ok(), "step {idx} of {limit}");
             }
             assert_eq!(meter.steps_used(), limit);
             let error = meter.step().expect_err("one past the limit");
-            assert_eq!(error, BudgetExceeded { bound: Bound::Steps, limit });
+            assert_eq!(
+                error,
+                BudgetExceeded {
+                    bound: Bound::Steps,
+                    limit
+                }
+            );
             assert!(meter.step().is_err() && meter.steps(5).is_err() && meter.enter().is_err());
         }
     }
 
     #[test]
     fn bulk_steps_count_exactly() {
-        let mut meter = Meter::new(&Limits { steps: Some(100), check_interval: 16, ..limits() });
+        let mut meter = Meter::new(&Limits {
+            steps: Some(100),
+            check_interval: 16,
+            ..limits()
+        });
         assert!(meter.steps(60).is_ok());
         assert!(meter.step().is_ok());
         assert!(meter.steps(39).is_ok());
@@ -475,7 +489,11 @@ mod tests {
     #[test]
     fn deadline_is_read_every_interval() {
         let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
-        let limits = Limits { time: Some(Duration::from_millis(50)), check_interval: 8, ..limits() };
+        let limits = Limits {
+            time: Some(Duration::from_millis(50)),
+            check_interval: 8,
+            ..limits()
+        };
         let mut meter = Meter::with_clock(&limits, clock.clone());
         for _ in 0..4 {
             meter.step().expect("before the deadline");
@@ -486,14 +504,23 @@ mod tests {
             meter.step().expect("within the batch");
         }
         let error = meter.step().expect_err("the deadline has passed");
-        assert_eq!(error, BudgetExceeded { bound: Bound::Time, limit: 50 });
+        assert_eq!(
+            error,
+            BudgetExceeded {
+                bound: Bound::Time,
+                limit: 50
+            }
+        );
         assert_eq!(error.to_string(), "time limit of 50 ms reached");
     }
 
     #[test]
     fn interrupt_stops_at_the_next_check() {
         let interrupt = Interrupt::new();
-        let limits = Limits { check_interval: 4, ..limits() };
+        let limits = Limits {
+            check_interval: 4,
+            ..limits()
+        };
         let mut meter = Meter::new(&limits).with_interrupt(interrupt.clone());
         meter.steps(3).expect("not raised yet");
         interrupt.raise();
@@ -515,17 +542,26 @@ mod tests {
         };
         let mut meter = Meter::new(&limits);
         assert!(meter.charge_string(10).is_ok());
-        assert_eq!(meter.clone_error_of(|meter| meter.charge_string(11)), Some(Bound::StringLength));
+        assert_eq!(
+            meter.clone_error_of(|meter| meter.charge_string(11)),
+            Some(Bound::StringLength)
+        );
 
         let mut meter = Meter::new(&limits);
         assert!(meter.charge_array(5).is_ok());
-        assert_eq!(meter.clone_error_of(|meter| meter.charge_array(6)), Some(Bound::ArrayLength));
+        assert_eq!(
+            meter.clone_error_of(|meter| meter.charge_array(6)),
+            Some(Bound::ArrayLength)
+        );
 
         let mut meter = Meter::new(&limits);
         assert!(meter.charge_string(10).is_ok() && meter.charge_string(10).is_ok());
         assert!(meter.charge_string(10).is_ok());
         assert_eq!(meter.allocated(), 30);
-        assert_eq!(meter.clone_error_of(|meter| meter.charge_array(1)), Some(Bound::TotalAllocation));
+        assert_eq!(
+            meter.clone_error_of(|meter| meter.charge_array(1)),
+            Some(Bound::TotalAllocation)
+        );
 
         let mut meter = Meter::new(&limits);
         assert!(meter.enter().is_ok() && meter.enter().is_ok());

@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use crate::object::Entry;
 use crate::{Array, Object, Str, Value, write_js_number};
 
 /// The deepest nesting [`parse_json`] accepts by default.
@@ -58,9 +59,9 @@ impl fmt::Display for JsonError {
                 f,
                 "nesting deeper than {limit} levels (flatten the document, or raise the depth limit)"
             )?,
-            JsonErrorKind::BadEscape => f.write_str(
-                "invalid escape in a string (JSON knows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)",
-            )?,
+            JsonErrorKind::BadEscape => {
+                f.write_str("invalid escape in a string (JSON knows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)")?
+            }
             JsonErrorKind::ControlCharacter => {
                 f.write_str("control character inside a string (write it as an escape such as \\n or \\u0001)")?
             }
@@ -111,7 +112,7 @@ pub fn parse_json_with_depth(text: &str, max_depth: usize) -> Result<Value, Json
 
 enum Frame {
     Array(Vec<Value>),
-    Object(Object, Str),
+    Object(Vec<Entry>, Str),
 }
 
 struct Reader<'a> {
@@ -133,7 +134,9 @@ const KEY_CACHE_MAX_LEN: usize = 32;
 
 impl Default for KeyCache {
     fn default() -> KeyCache {
-        KeyCache { slots: vec![None; KEY_CACHE_SLOTS] }
+        KeyCache {
+            slots: vec![None; KEY_CACHE_SLOTS],
+        }
     }
 }
 
@@ -147,10 +150,10 @@ impl KeyCache {
             hash = (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193);
         }
         let slot = &mut self.slots[(hash as usize) % KEY_CACHE_SLOTS];
-        if let Some(existing) = slot {
-            if existing.as_ascii_str().map(str::as_bytes) == Some(raw) {
-                return Some(existing.clone());
-            }
+        if let Some(existing) = slot
+            && existing.ascii_bytes() == Some(raw)
+        {
+            return Some(existing.clone());
         }
         let key = Str::from_ascii(raw)?;
         *slot = Some(key.clone());
@@ -219,7 +222,7 @@ impl Reader<'_> {
                         Value::Object(Object::new())
                     } else {
                         let key = self.read_key()?;
-                        stack.push(Frame::Object(Object::new(), key));
+                        stack.push(Frame::Object(Vec::new(), key));
                         continue 'value;
                     }
                 }
@@ -257,8 +260,8 @@ impl Reader<'_> {
                             _ => return Err(self.expected("',' or ']' after an array element")),
                         }
                     }
-                    Some(Frame::Object(object, key)) => {
-                        object.insert(std::mem::take(key), value);
+                    Some(Frame::Object(entries, key)) => {
+                        entries.push(Entry::new(std::mem::take(key), value));
                         match self.peek() {
                             Some(b',') => {
                                 self.pos += 1;
@@ -268,10 +271,10 @@ impl Reader<'_> {
                             }
                             Some(b'}') => {
                                 self.pos += 1;
-                                let Some(Frame::Object(object, _)) = stack.pop() else {
+                                let Some(Frame::Object(entries, _)) = stack.pop() else {
                                     unreachable!("the top frame was just matched as an object")
                                 };
-                                value = Value::Object(object);
+                                value = Value::Object(Object::from_entry_vec(entries));
                             }
                             _ => return Err(self.expected("',' or '}' after an object member")),
                         }
@@ -394,7 +397,7 @@ impl Reader<'_> {
                     units.push(unit);
                 }
                 0x00..=0x1F => return Err(self.error(JsonErrorKind::ControlCharacter)),
-                0x00..=0x7F => {
+                0x20..=0x7F => {
                     units.push(u16::from(byte));
                     self.pos += 1;
                 }
@@ -601,10 +604,22 @@ mod tests {
 
     #[test]
     fn writes_what_json_stringify_writes() {
-        assert_eq!(round_trip(" [1, 1.5, -0, 1e21, 1E-7, true, null] "), "[1,1.5,0,1e+21,1e-7,true,null]");
-        assert_eq!(round_trip(r#"{"b":1,"a":{"2":0,"1":0}}"#), r#"{"b":1,"a":{"1":0,"2":0}}"#);
-        assert_eq!(round_trip(r#""\u0001\u001f\"\\\/\b\f\n\r\t""#), r#""\u0001\u001f\"\\/\b\f\n\r\t""#);
-        assert_eq!(round_trip(r#""\u00e9\ud83d\ude00\ud800 x \udc00""#), "\"\u{e9}\u{1F600}\\ud800 x \\udc00\"");
+        assert_eq!(
+            round_trip(" [1, 1.5, -0, 1e21, 1E-7, true, null] "),
+            "[1,1.5,0,1e+21,1e-7,true,null]"
+        );
+        assert_eq!(
+            round_trip(r#"{"b":1,"a":{"2":0,"1":0}}"#),
+            r#"{"b":1,"a":{"1":0,"2":0}}"#
+        );
+        assert_eq!(
+            round_trip(r#""\u0001\u001f\"\\\/\b\f\n\r\t""#),
+            r#""\u0001\u001f\"\\/\b\f\n\r\t""#
+        );
+        assert_eq!(
+            round_trip(r#""\u00e9\ud83d\ude00\ud800 x \udc00""#),
+            "\"\u{e9}\u{1F600}\\ud800 x \\udc00\""
+        );
         assert_eq!(round_trip("\"\u{2028}\u{7f}\""), "\"\u{2028}\u{7f}\"");
         assert_eq!(round_trip(r#"{"a":1,"a":2}"#), r#"{"a":2}"#);
     }
@@ -613,16 +628,38 @@ mod tests {
     fn leaves_out_undefined_like_json_stringify() {
         let mut object = Object::new();
         object.insert("gone".into(), Value::Undefined);
-        object.insert("kept".into(), Value::from(vec![Value::Undefined, Value::from(f64::NAN)]));
-        assert_eq!(Value::from(object).to_json_string().as_deref(), Some(r#"{"kept":[null,null]}"#));
+        object.insert(
+            "kept".into(),
+            Value::from(vec![Value::Undefined, Value::from(f64::NAN)]),
+        );
+        assert_eq!(
+            Value::from(object).to_json_string().as_deref(),
+            Some(r#"{"kept":[null,null]}"#)
+        );
         assert_eq!(Value::Undefined.to_json_string(), None);
     }
 
     #[test]
     fn refuses_what_json_parse_refuses() {
         for text in [
-            "", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "-", "1e", "[1 2]", "{'a':1}", "\"\t\"", "nul",
-            "\"\\x\"", "\"\\u12\"", "[1]]", "{\"a\" 1}", "\"abc",
+            "",
+            "[1,]",
+            "{\"a\":1,}",
+            "01",
+            "1.",
+            ".5",
+            "+1",
+            "-",
+            "1e",
+            "[1 2]",
+            "{'a':1}",
+            "\"\t\"",
+            "nul",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "[1]]",
+            "{\"a\" 1}",
+            "\"abc",
         ] {
             let error = parse_json(text).expect_err(text);
             assert_eq!(error.code(), "json-syntax", "{text}");
@@ -633,7 +670,10 @@ mod tests {
     fn errors_say_where() {
         let error = parse_json("{\n  \"a\": [1, 2,, 3]\n}").expect_err("a double comma");
         assert_eq!((error.line(), error.column()), (2, 14));
-        assert_eq!(error.to_string(), "expected a JSON value, found ',' at line 2 column 14");
+        assert_eq!(
+            error.to_string(),
+            "expected a JSON value, found ',' at line 2 column 14"
+        );
     }
 
     #[test]

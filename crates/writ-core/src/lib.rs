@@ -45,7 +45,7 @@ mod str;
 mod suggest;
 mod value;
 
-pub use budget::{BudgetExceeded, Bound, Clock, DEFAULT_CHECK_INTERVAL, Interrupt, Limits, Meter, SystemClock};
+pub use budget::{Bound, BudgetExceeded, Clock, DEFAULT_CHECK_INTERVAL, Interrupt, Limits, Meter, SystemClock};
 pub use json::{DEFAULT_MAX_JSON_DEPTH, JsonError, parse_json, parse_json_with_depth, write_json_string};
 pub use number::{js_number_to_string, write_js_number};
 pub use object::Object;

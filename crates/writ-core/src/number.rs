@@ -72,7 +72,7 @@ pub fn write_js_number(number: f64, out: &mut String) {
             push_digits(out, &mantissa[1..]);
         }
         out.push('e');
-        out.push(if n - 1 >= 0 { '+' } else { '-' });
+        out.push(if n > 0 { '+' } else { '-' });
         let _ = write!(out, "{}", (n - 1).abs());
     }
 }
@@ -89,42 +89,88 @@ pub fn js_number_to_string(number: f64) -> String {
 /// When the double lies exactly halfway between two shortest decimal forms (2^-25 is
 /// 2.98023223876953125e-8, between ...5312 and ...5313), JavaScript writes the form whose last
 /// digit is even. A tie means the exact decimal expansion is the lower form followed by a single
-/// 5, which only the exact expansion can show; it is computed only when the last digit is odd.
-/// The even form must also read back as the same double (2^-24 is a decimal tie whose even form
-/// does not), or the odd one stands.
+/// 5, so it needs an exact expansion of at most 18 significant digits; [`short_exact_digits`]
+/// finds those cheaply. The even form must also read back as the same double (2^-24 is a decimal
+/// tie whose even form does not), or the odd one stands.
 fn break_tie_to_even<'a>(digits: &'a [u8], exponent: i32, number: f64, even: &'a mut [u8; 20]) -> &'a [u8] {
     let Some((&last, leading)) = digits.split_last() else {
         return digits;
     };
-    if (last - b'0') % 2 == 0 || digits.len() > even.len() {
+    if (last - b'0').is_multiple_of(2) || digits.len() >= even.len() {
         return digits;
     }
-    // Every double's exact expansion has at most 767 significant digits.
-    let exact = format!("{number:.800e}");
-    let Some((exact_mantissa, exact_exponent)) = exact.split_once('e') else {
+    let Some((exact_digits, exact_exponent)) = short_exact_digits(number) else {
         return digits;
     };
-    if exact_exponent.parse::<i32>().ok() != Some(exponent) {
-        return digits;
-    }
-    let exact_digits: Vec<u8> = exact_mantissa.bytes().filter(u8::is_ascii_digit).collect();
     let k = digits.len();
-    let is_tie = exact_digits.len() > k
+    let is_tie = exact_exponent == exponent
+        && exact_digits.len() == k + 1
         && exact_digits[..k - 1] == *leading
         && exact_digits[k - 1] == last - 1
-        && exact_digits[k] == b'5'
-        && exact_digits[k + 1..].iter().all(|&digit| digit == b'0');
+        && exact_digits[k] == b'5';
     if !is_tie {
         return digits;
     }
     even[..k].copy_from_slice(digits);
     even[k - 1] = last - 1;
-    // The even form is only a candidate if it still reads back as the same double.
     let candidate: String = even[..k].iter().map(|&digit| char::from(digit)).collect();
     if format!("0.{candidate}e{}", exponent + 1).parse::<f64>().ok() != Some(number) {
         return digits;
     }
     &even[..k]
+}
+
+/// The exact decimal expansion of a positive finite double, as significant digits and a
+/// scientific exponent, when it has at most 18 significant digits; `None` when it has more.
+fn short_exact_digits(number: f64) -> Option<(Vec<u8>, i32)> {
+    const MAX_DIGITS: usize = 18;
+    let bits = number.to_bits();
+    let biased = ((bits >> 52) & 0x7FF) as i32;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mut mantissa, mut power_of_two) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
+    if mantissa == 0 {
+        return None;
+    }
+    let trailing = mantissa.trailing_zeros();
+    mantissa >>= trailing;
+    power_of_two += trailing as i32;
+    // number = mantissa * 2^power_of_two, mantissa odd.
+    let (integer, decimal_shift): (u128, i32) = if power_of_two < 0 {
+        // mantissa * 5^k / 10^k: odd times a power of five has no trailing zeros, so 5^26
+        // alone (19 digits) already makes the expansion too long.
+        let k = -power_of_two;
+        if k > 25 {
+            return None;
+        }
+        (u128::from(mantissa) * 5u128.pow(k as u32), -k)
+    } else if power_of_two + 53 < 127 {
+        (u128::from(mantissa) << power_of_two, 0)
+    } else {
+        // Too large for u128; its decimal form ends in zeros only if 5 divides the mantissa.
+        if mantissa % 5 != 0 {
+            return None;
+        }
+        let exact = format!("{number:.800e}");
+        let (digits, exponent) = exact.split_once('e')?;
+        let mut digits: Vec<u8> = digits.bytes().filter(u8::is_ascii_digit).collect();
+        while digits.len() > 1 && digits.last() == Some(&b'0') {
+            digits.pop();
+        }
+        return (digits.len() <= MAX_DIGITS).then_some((digits, exponent.parse().ok()?));
+    };
+    let mut digits = integer.to_string().into_bytes();
+    let n_integer_digits = digits.len() as i32;
+    while digits.len() > 1 && digits.last() == Some(&b'0') {
+        digits.pop();
+    }
+    if digits.len() > MAX_DIGITS {
+        return None;
+    }
+    Some((digits, n_integer_digits - 1 + decimal_shift))
 }
 
 fn push_digits(out: &mut String, digits: &[u8]) {
@@ -133,18 +179,10 @@ fn push_digits(out: &mut String, digits: &[u8]) {
 
 /// A stack buffer for the `{:e}` form of a finite double: at most 17 digits, a point, `e`, a
 /// sign and three exponent digits.
+#[derive(Default)]
 struct DigitBuffer {
     bytes: [u8; 32],
     len: usize,
-}
-
-impl Default for DigitBuffer {
-    fn default() -> DigitBuffer {
-        DigitBuffer {
-            bytes: [0; 32],
-            len: 0,
-        }
-    }
 }
 
 impl Write for DigitBuffer {
@@ -220,8 +258,8 @@ mod tests {
             (1.2345678901234567e-5, "0.000012345678901234568"),
             (123.456, "123.456"),
             (2f64.powi(-25), "2.9802322387695312e-8"),
-            (264955140992239.625, "264955140992239.62"),
-            (264955140992239.375, "264955140992239.38"),
+            (264_955_140_992_239.0 + 0.625, "264955140992239.62"),
+            (264_955_140_992_239.0 + 0.375, "264955140992239.38"),
             (2f64.powi(-24), "5.960464477539063e-8"),
         ];
         for &(number, expected) in cases {

@@ -41,17 +41,68 @@ pub struct Object(Arc<ObjectData>);
 
 #[derive(Clone, Default)]
 struct ObjectData {
-    entries: Vec<(Str, Value)>,
+    entries: Vec<Entry>,
     /// How many leading entries have array-index keys.
     n_index_keys: usize,
     /// Key to entry position, present once the object is large.
     index: Option<HashMap<Str, usize>>,
 }
 
+#[derive(Clone)]
+pub(crate) struct Entry {
+    pub(crate) key: Str,
+    /// [`key_tag`] of `key`: compared before the key itself, so a lookup rarely leaves the
+    /// entry vector.
+    pub(crate) tag: u64,
+    pub(crate) value: Value,
+}
+
+impl Entry {
+    pub(crate) fn new(key: Str, value: Value) -> Entry {
+        Entry {
+            tag: key_tag(&key),
+            key,
+            value,
+        }
+    }
+}
+
+/// A summary of a key that equal keys share. For an ASCII key of up to seven bytes it is the
+/// whole key (length in the low byte, bytes above), so equal tags mean equal keys; wide keys
+/// set the top bit, which ASCII bytes never do.
+#[inline]
+fn key_tag(key: &Str) -> u64 {
+    if let Some(bytes) = key.ascii_bytes() {
+        return bytes_tag(bytes);
+    }
+    let mut tag = key.len_utf16().min(255) as u64;
+    {
+        for (idx, unit) in key.code_units().take(3).enumerate() {
+            tag |= u64::from(unit) << (8 + 16 * idx);
+        }
+        tag |= 1 << 63;
+    }
+    tag
+}
+
+/// [`key_tag`] of the key spelled `key`, without building a `Str`; `None` when not ASCII.
+#[inline]
+fn ascii_tag(key: &str) -> Option<u64> {
+    key.is_ascii().then(|| bytes_tag(key.as_bytes()))
+}
+
+#[inline]
+fn bytes_tag(bytes: &[u8]) -> u64 {
+    let mut head = [0u8; 8];
+    let n = bytes.len().min(7);
+    head[1..=n].copy_from_slice(&bytes[..n]);
+    head[0] = bytes.len().min(255) as u8;
+    u64::from_le_bytes(head)
+}
+
 /// Parses `key` as a JavaScript array index: a canonical decimal below 2^32 - 1.
 pub(crate) fn array_index(key: &Str) -> Option<u32> {
-    let text = key.as_ascii_str()?;
-    let bytes = text.as_bytes();
+    let bytes = key.ascii_bytes()?;
     if bytes.is_empty() || bytes.len() > 10 || (bytes.len() > 1 && bytes[0] == b'0') {
         return None;
     }
@@ -74,17 +125,23 @@ impl ObjectData {
         if let Some(index) = &self.index {
             return index.get(key).copied();
         }
-        self.entries.iter().position(|(existing, _)| existing == key)
+        let tag = key_tag(key);
+        self.entries
+            .iter()
+            .position(|entry| entry.tag == tag && &entry.key == key)
     }
 
     fn position_str(&self, key: &str) -> Option<usize> {
-        if let Some(index) = &self.index {
-            if key.is_ascii() {
-                // An ASCII key hashes the same as its `Str`; build it only for the lookup.
-                return index.get(&Str::from(key)).copied();
-            }
+        match ascii_tag(key) {
+            Some(_) if self.index.is_some() => self.position(&Str::from(key)),
+            // A short ASCII key is its tag, so the tag alone decides.
+            Some(tag) if key.len() <= 7 => self.entries.iter().position(|entry| entry.tag == tag),
+            Some(tag) => self
+                .entries
+                .iter()
+                .position(|entry| entry.tag == tag && entry.key.eq_str(key)),
+            None => self.entries.iter().position(|entry| entry.key.eq_str(key)),
         }
-        self.entries.iter().position(|(existing, _)| existing.eq_str(key))
     }
 
     fn rebuild_index(&mut self) {
@@ -93,7 +150,7 @@ impl ObjectData {
                 .entries
                 .iter()
                 .enumerate()
-                .map(|(position, (key, _))| (key.clone(), position))
+                .map(|(position, entry)| (entry.key.clone(), position))
                 .collect();
             self.index = Some(index);
         } else {
@@ -103,19 +160,24 @@ impl ObjectData {
 
     fn insert(&mut self, key: Str, value: Value) -> Option<Value> {
         if let Some(position) = self.position(&key) {
-            return Some(std::mem::replace(&mut self.entries[position].1, value));
+            return Some(std::mem::replace(&mut self.entries[position].value, value));
         }
+        let tag = key_tag(&key);
         match array_index(&key) {
             Some(number) => {
-                let at = self.entries[..self.n_index_keys]
-                    .partition_point(|(existing, _)| array_index(existing) < Some(number));
-                self.entries.insert(at, (key, value));
+                let at =
+                    self.entries[..self.n_index_keys].partition_point(|entry| array_index(&entry.key) < Some(number));
+                self.entries.insert(at, Entry { key, tag, value });
                 self.n_index_keys += 1;
                 self.rebuild_index();
             }
             None => {
                 let position = self.entries.len();
-                self.entries.push((key.clone(), value));
+                self.entries.push(Entry {
+                    key: key.clone(),
+                    tag,
+                    value,
+                });
                 match &mut self.index {
                     Some(index) => {
                         index.insert(key, position);
@@ -158,14 +220,14 @@ impl Object {
     #[inline]
     pub fn get(&self, key: &Str) -> Option<&Value> {
         let position = self.0.position(key)?;
-        Some(&self.0.entries[position].1)
+        Some(&self.0.entries[position].value)
     }
 
     /// The value under the key spelled `key`.
     #[inline]
     pub fn get_str(&self, key: &str) -> Option<&Value> {
         let position = self.0.position_str(key)?;
-        Some(&self.0.entries[position].1)
+        Some(&self.0.entries[position].value)
     }
 
     /// True when `key` is present.
@@ -184,32 +246,92 @@ impl Object {
     pub fn remove(&mut self, key: &Str) -> Option<Value> {
         let position = self.0.position(key)?;
         let data = Arc::make_mut(&mut self.0);
-        let (removed_key, value) = data.entries.remove(position);
-        if array_index(&removed_key).is_some() {
+        let removed = data.entries.remove(position);
+        if array_index(&removed.key).is_some() {
             data.n_index_keys -= 1;
         }
         data.rebuild_index();
-        Some(value)
+        Some(removed.value)
     }
 
     /// The entries in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&Str, &Value)> + '_ {
-        self.0.entries.iter().map(|(key, value)| (key, value))
+        self.0.entries.iter().map(|entry| (&entry.key, &entry.value))
     }
 
     /// The keys in order.
     pub fn keys(&self) -> impl ExactSizeIterator<Item = &Str> + '_ {
-        self.0.entries.iter().map(|(key, _)| key)
+        self.0.entries.iter().map(|entry| &entry.key)
     }
 
     /// The values in key order.
     pub fn values(&self) -> impl ExactSizeIterator<Item = &Value> + '_ {
-        self.0.entries.iter().map(|(_, value)| value)
+        self.0.entries.iter().map(|entry| &entry.value)
     }
 
     /// True when both handles point at the same allocation.
     pub fn ptr_eq(&self, other: &Object) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Object {
+    /// Builds an object from entries in one pass, as the JSON reader does: repeated keys keep
+    /// their first position and last value, and array-index keys move to the front.
+    pub fn from_entries(entries: Vec<(Str, Value)>) -> Object {
+        Object::from_entry_vec(entries.into_iter().map(|(key, value)| Entry::new(key, value)).collect())
+    }
+
+    pub(crate) fn from_entry_vec(entries: Vec<Entry>) -> Object {
+        let large = entries.len() > INDEX_THRESHOLD;
+        let simple = !large
+            && entries.iter().enumerate().all(|(idx, entry)| {
+                array_index(&entry.key).is_none()
+                    && entries[..idx]
+                        .iter()
+                        .all(|earlier| earlier.tag != entry.tag || earlier.key != entry.key)
+            });
+        if simple {
+            // The common case: a few distinct, non-index keys, already in order.
+            return Object(Arc::new(ObjectData {
+                entries,
+                n_index_keys: 0,
+                index: None,
+            }));
+        }
+        let mut built: Vec<Entry> = Vec::with_capacity(entries.len());
+        let mut n_index_keys = 0;
+        let mut seen: HashMap<Str, usize> = HashMap::new();
+        for Entry { key, tag, value } in entries {
+            let existing = if large {
+                seen.get(&key).copied()
+            } else {
+                built.iter().position(|entry| entry.tag == tag && entry.key == key)
+            };
+            match existing {
+                Some(position) => built[position].value = value,
+                None => {
+                    if array_index(&key).is_some() {
+                        n_index_keys += 1;
+                    }
+                    if large {
+                        seen.insert(key.clone(), built.len());
+                    }
+                    built.push(Entry { key, tag, value });
+                }
+            }
+        }
+        if n_index_keys > 0 {
+            // Stable: the other keys keep their insertion order behind the indices.
+            built.sort_by_key(|entry| array_index(&entry.key).map_or(u64::MAX, u64::from));
+        }
+        let mut data = ObjectData {
+            entries: built,
+            n_index_keys,
+            index: None,
+        };
+        data.rebuild_index();
+        Object(Arc::new(data))
     }
 }
 
@@ -287,6 +409,45 @@ mod tests {
         assert_eq!(object.get_str("7"), Some(&Value::Bool(true)));
         assert_eq!(object.get_str("k50"), None);
         assert_eq!(keys(&object)[0], "7");
+    }
+
+    #[test]
+    fn bulk_building_agrees_with_inserting() {
+        let long = "k".repeat(263);
+        let names = [
+            "b",
+            "10",
+            "a",
+            "b",
+            "2",
+            "kkkkkkk",
+            long.as_str(),
+            "caf\u{e9}",
+            "a",
+            "0",
+        ];
+        let entries: Vec<(Str, Value)> = names
+            .iter()
+            .enumerate()
+            .map(|(idx, key)| (Str::from(*key), Value::from(idx as f64)))
+            .collect();
+        let bulk = Object::from_entries(entries.clone());
+        let inserted: Object = entries.into_iter().collect();
+        assert_eq!(bulk, inserted);
+        assert_eq!(
+            keys(&bulk),
+            ["0", "2", "10", "b", "a", "kkkkkkk", long.as_str(), "caf\u{e9}"]
+        );
+        assert_eq!(bulk.get_str("kkkkkkk"), Some(&Value::from(5.0)));
+        assert_eq!(bulk.get_str(&long), Some(&Value::from(6.0)));
+        assert_eq!(bulk.get_str("caf\u{e9}"), Some(&Value::from(7.0)));
+        assert_eq!(bulk.get_str("a"), Some(&Value::from(8.0)));
+        let many: Vec<(Str, Value)> = (0..40)
+            .map(|idx| (Str::from(format!("key{}", idx % 30)), Value::from(idx)))
+            .collect();
+        let bulk = Object::from_entries(many.clone());
+        assert_eq!(bulk, many.into_iter().collect::<Object>());
+        assert_eq!(bulk.len(), 30);
     }
 
     #[test]

@@ -53,7 +53,10 @@ impl From<Value> for Outcome {
 impl Outcome {
     /// An error outcome.
     pub fn error(code: impl Into<String>, message: impl fmt::Display) -> Outcome {
-        Outcome::Error { code: code.into(), message: message.to_string() }
+        Outcome::Error {
+            code: code.into(),
+            message: message.to_string(),
+        }
     }
 
     /// True unless this is an error.
@@ -115,7 +118,10 @@ impl Outcome {
                         .map(|text| text.to_string_lossy().into_owned())
                         .ok_or_else(|| invalid(format!("the error needs a string \"{name}\"")))
                 };
-                Ok(Outcome::Error { code: field("code")?, message: field("message")? })
+                Ok(Outcome::Error {
+                    code: field("code")?,
+                    message: field("message")?,
+                })
             }
             None => Err(invalid("\"ok\" must be true or false".into())),
         }
@@ -150,7 +156,10 @@ mod tests {
     #[test]
     fn envelopes_round_trip() {
         let cases = [
-            (Outcome::from(parse_json(r#"{"a":[1,"\u00e9"]}"#).expect("valid")), "{\"ok\":true,\"value\":{\"a\":[1,\"\u{e9}\"]}}"),
+            (
+                Outcome::from(parse_json(r#"{"a":[1,"\u00e9"]}"#).expect("valid")),
+                "{\"ok\":true,\"value\":{\"a\":[1,\"\u{e9}\"]}}",
+            ),
             (Outcome::Undefined, r#"{"ok":true,"undefined":true}"#),
             (
                 Outcome::error("budget-exceeded", "step limit of 10 reached \"here\""),
@@ -165,8 +174,17 @@ mod tests {
 
     #[test]
     fn malformed_envelopes_are_refused() {
-        for line in ["", "[]", r#"{"ok":1}"#, r#"{"ok":true}"#, r#"{"ok":false,"error":{"code":1}}"#] {
-            assert_eq!(Outcome::parse_envelope(line).expect_err(line).code(), "envelope-invalid");
+        for line in [
+            "",
+            "[]",
+            r#"{"ok":1}"#,
+            r#"{"ok":true}"#,
+            r#"{"ok":false,"error":{"code":1}}"#,
+        ] {
+            assert_eq!(
+                Outcome::parse_envelope(line).expect_err(line).code(),
+                "envelope-invalid"
+            );
         }
     }
 }

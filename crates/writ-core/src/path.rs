@@ -150,10 +150,18 @@ impl Path {
         let mut checked = Vec::new();
         for (segment_idx, segment) in segments.enumerate() {
             if segment.is_empty() {
-                return Err(PathError { kind: PathErrorKind::Empty, segment_idx, path: describe() });
+                return Err(PathError {
+                    kind: PathErrorKind::Empty,
+                    segment_idx,
+                    path: describe(),
+                });
             }
             if let Some(name) = FORBIDDEN_SEGMENTS.iter().find(|name| segment.eq_str(name)) {
-                return Err(PathError { kind: PathErrorKind::Forbidden(name), segment_idx, path: describe() });
+                return Err(PathError {
+                    kind: PathErrorKind::Forbidden(name),
+                    segment_idx,
+                    path: describe(),
+                });
             }
             checked.push(segment);
         }
@@ -228,7 +236,16 @@ mod tests {
         assert_eq!(read("a.b.0"), Value::from(10.0));
         assert_eq!(read("a.b.1.c"), Value::from("deep"));
         assert_eq!(read("a.n"), Value::Null);
-        for missing in ["a.b.2", "a.b.01", "a.b.-1", "a.s.length", "a.s.0", "a.n.x", "x.y", "a.b.length"] {
+        for missing in [
+            "a.b.2",
+            "a.b.01",
+            "a.b.-1",
+            "a.s.length",
+            "a.s.0",
+            "a.n.x",
+            "x.y",
+            "a.b.length",
+        ] {
             assert_eq!(read(missing), Value::Undefined, "{missing}");
         }
         let wide = Path::parse_dotted_str(&Str::from("caf\u{e9}.x")).expect("valid path");

@@ -180,7 +180,8 @@ mod tests {
             any::<bool>().prop_map(serde_json::Value::Bool),
             (-(1i64 << 53)..(1i64 << 53)).prop_map(|integer| json!(integer)),
             any::<f64>()
-                .prop_filter("finite, non-integral", |number| number.is_finite() && number.fract() != 0.0)
+                .prop_filter("finite, non-integral", |number| number.is_finite()
+                    && number.fract() != 0.0)
                 .prop_map(|number| json!(number)),
             any::<String>().prop_map(serde_json::Value::String),
         ];
@@ -201,7 +202,8 @@ mod tests {
             any::<bool>().prop_map(Value::Bool),
             // -0 is left out: JSON text writes it as 0, as JSON.stringify does.
             any::<f64>()
-                .prop_filter("finite, not -0", |number| number.is_finite() && !(*number == 0.0 && number.is_sign_negative()))
+                .prop_filter("finite, not -0", |number| number.is_finite()
+                    && !(*number == 0.0 && number.is_sign_negative()))
                 .prop_map(Value::Number),
             any::<String>().prop_map(Value::from),
         ];
@@ -209,7 +211,12 @@ mod tests {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..8).prop_map(Value::from),
                 prop::collection::vec(("[0-9]{1,3}|[a-z\u{e9}]{0,4}", inner), 0..8).prop_map(|entries| {
-                    Value::Object(entries.into_iter().map(|(key, value)| (Str::from(key), value)).collect())
+                    Value::Object(
+                        entries
+                            .into_iter()
+                            .map(|(key, value)| (Str::from(key), value))
+                            .collect(),
+                    )
                 }),
             ]
         })

@@ -189,6 +189,15 @@ impl Str {
         }
     }
 
+    /// The bytes of an ASCII string, without the UTF-8 check [`Str::as_ascii_str`] makes.
+    #[inline]
+    pub fn ascii_bytes(&self) -> Option<&[u8]> {
+        match self.form() {
+            Form::Ascii => Some(self.bytes()),
+            Form::Wide { .. } => None,
+        }
+    }
+
     /// The string as UTF-8, with each lone surrogate replaced by U+FFFD.
     pub fn to_string_lossy(&self) -> Cow<'_, str> {
         if let Some(text) = self.as_ascii_str() {
@@ -458,9 +467,10 @@ mod tests {
         // Rust's str order puts U+E000 first; JavaScript puts the surrogate pair first.
         assert!("\u{E000}" < "\u{1F600}");
         assert!(astral < private);
-        assert!(Str::from("a") < Str::from("b"));
-        assert!(Str::from("ab") > Str::from("a"));
-        assert!(Str::from("Z") < Str::from("\u{e9}"));
+        let order = |a: &str, b: &str| Str::from(a).cmp(&Str::from(b));
+        assert_eq!(order("a", "b"), Ordering::Less);
+        assert_eq!(order("ab", "a"), Ordering::Greater);
+        assert_eq!(order("Z", "\u{e9}"), Ordering::Less);
     }
 
     #[test]

@@ -45,7 +45,13 @@ mod tests {
         assert_eq!(closest_name("EQ", ["eq", "ne"]), Some("eq"));
         assert_eq!(closest_name("eqq", ["eq", "ne"]), Some("eq"));
         assert_eq!(closest_name("x", ["eq", "ne"]), None);
-        assert_eq!(closest_name("maxStringLen", ["maxStringLength", "maxArrayLength"]), None);
-        assert_eq!(closest_name("maxStringLenght", ["maxStringLength", "maxArrayLength"]), Some("maxStringLength"));
+        assert_eq!(
+            closest_name("maxStringLen", ["maxStringLength", "maxArrayLength"]),
+            None
+        );
+        assert_eq!(
+            closest_name("maxStringLenght", ["maxStringLength", "maxArrayLength"]),
+            Some("maxStringLength")
+        );
     }
 }

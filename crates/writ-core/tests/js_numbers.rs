@@ -62,7 +62,11 @@ fn numbers() -> Vec<f64> {
     for _ in 0..20_000 {
         let bits = rng.next() % 71;
         let magnitude = (rng.unit() * 2f64.powi(bits as i32)).floor();
-        numbers.push(if rng.next() % 2 == 0 { magnitude } else { -magnitude });
+        numbers.push(if rng.next().is_multiple_of(2) {
+            magnitude
+        } else {
+            -magnitude
+        });
     }
     // Decimals as people write them: an integer over a power of ten.
     for _ in 0..20_000 {

@@ -33,7 +33,11 @@ pub struct Case {
 impl Case {
     /// A field of the request, `undefined` when absent.
     pub fn field(&self, name: &str) -> Value {
-        self.request.as_object().and_then(|object| object.get_str(name)).cloned().unwrap_or_default()
+        self.request
+            .as_object()
+            .and_then(|object| object.get_str(name))
+            .cloned()
+            .unwrap_or_default()
     }
 }
 
@@ -52,13 +56,17 @@ pub fn read_cases(path: &Path) -> Vec<Case> {
         }
         let at = format!("{}:{}", path.display(), idx + 1);
         let request = parse_json(line).unwrap_or_else(|error| panic!("{at}: not JSON: {error}"));
-        let object = request.as_object().unwrap_or_else(|| panic!("{at}: a case is an object"));
+        let object = request
+            .as_object()
+            .unwrap_or_else(|| panic!("{at}: a case is an object"));
         let id = object
             .get_str("id")
             .and_then(Value::as_str)
             .map(ToString::to_string)
             .unwrap_or_else(|| panic!("{at}: a case needs a string \"id\""));
-        let expect = object.get_str("expect").unwrap_or_else(|| panic!("{at}: case {id} needs \"expect\""));
+        let expect = object
+            .get_str("expect")
+            .unwrap_or_else(|| panic!("{at}: case {id} needs \"expect\""));
         let expect = match expect.as_object().and_then(|expect| expect.get_str("error")) {
             Some(error) => Outcome::Error {
                 code: error
@@ -72,7 +80,13 @@ pub fn read_cases(path: &Path) -> Vec<Case> {
             None => Outcome::parse_envelope(&expect.to_json_string().unwrap_or_default())
                 .unwrap_or_else(|error| panic!("{at}: case {id}: {error}")),
         };
-        cases.push(Case { id, line_number: idx + 1, line: line.to_string(), request: request.clone(), expect });
+        cases.push(Case {
+            id,
+            line_number: idx + 1,
+            line: line.to_string(),
+            request: request.clone(),
+            expect,
+        });
     }
     let mut ids: Vec<&str> = cases.iter().map(|case| case.id.as_str()).collect();
     ids.sort_unstable();

@@ -81,15 +81,24 @@ fn run_node(script: &str, args: &[&str], input: &str) -> Result<String, OracleEr
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|error| OracleError(format!("could not start node (is node 20 installed and on PATH?): {error}")))?;
-    let mut stdin = child.stdin.take().ok_or_else(|| OracleError("node's stdin was not piped".into()))?;
+        .map_err(|error| {
+            OracleError(format!(
+                "could not start node (is node 20 installed and on PATH?): {error}"
+            ))
+        })?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| OracleError("node's stdin was not piped".into()))?;
     // Write from a thread, so a large input cannot deadlock against a full stdout pipe.
     let input = input.to_owned();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let output = child
         .wait_with_output()
         .map_err(|error| OracleError(format!("node did not finish: {error}")))?;
-    let written = writer.join().map_err(|_| OracleError("the stdin writer panicked".into()))?;
+    let written = writer
+        .join()
+        .map_err(|_| OracleError("the stdin writer panicked".into()))?;
     if !output.status.success() {
         return Err(OracleError(format!(
             "node {script} failed ({}): {}",

@@ -14,7 +14,10 @@ fn check_corpus(language: Language) {
         .lines()
         .map(|line| Outcome::parse_envelope(line).unwrap_or_else(|error| panic!("{error}")))
         .collect();
-    assert_eq!(outcomes.len(), cases.lines().filter(|line| !line.trim().is_empty()).count());
+    assert_eq!(
+        outcomes.len(),
+        cases.lines().filter(|line| !line.trim().is_empty()).count()
+    );
     assert_eq!(outcomes, expected);
 }
 
@@ -52,6 +55,11 @@ fn envelopes_carry_values_undefined_and_codes() {
         .collect();
     assert_eq!(
         codes,
-        [r#"{"ok":true,"value":3.5}"#, r#"{"ok":true,"undefined":true}"#, "S0207", "batch-line-invalid"]
+        [
+            r#"{"ok":true,"value":3.5}"#,
+            r#"{"ok":true,"undefined":true}"#,
+            "S0207",
+            "batch-line-invalid"
+        ]
     );
 }

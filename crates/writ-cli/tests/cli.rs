@@ -1,0 +1,234 @@
+//! The `writ` binary, driven as outside checks drive it: flags, envelopes, framing, exit codes.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use writ_core::Outcome;
+use writ_testkit::corpus::{check, read_cases};
+
+fn writ(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_writ"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("writ starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let stdin = stdin.to_owned();
+    let writer = std::thread::spawn(move || input.write_all(stdin.as_bytes()));
+    let output = child.wait_with_output().expect("writ finishes");
+    writer
+        .join()
+        .expect("the writer thread ends")
+        .expect("stdin is written");
+    output
+}
+
+fn stdout_lines(output: &Output) -> Vec<String> {
+    String::from_utf8(output.stdout.clone())
+        .expect("UTF-8 output")
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("a temp file");
+    path
+}
+
+#[test]
+fn version_and_help() {
+    let output = writ(&["--version"], "");
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        format!("writ {}", env!("CARGO_PKG_VERSION"))
+    );
+    let output = writ(&["--help"], "");
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("eval"));
+    let output = writ(&["eval", "--help"], "");
+    let help = String::from_utf8_lossy(&output.stdout).into_owned();
+    for flag in ["--lang", "--data", "--bindings", "--limits", "--batch"] {
+        assert!(help.contains(flag), "eval --help mentions {flag}");
+    }
+}
+
+#[test]
+fn single_eval_prints_one_envelope_and_exits_by_outcome() {
+    let data = temp_file("order.json", r#"{"order": {"total": 250}}"#);
+    let data = data.to_str().expect("a UTF-8 path");
+    let output = writ(
+        &[
+            "eval",
+            "--lang",
+            "structured",
+            "--data",
+            data,
+            r#"{"path":"order.total","op":"gt","value":100}"#,
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout_lines(&output), [r#"{"ok":true,"value":true}"#]);
+
+    let output = writ(
+        &[
+            "eval",
+            "--lang",
+            "structured",
+            "--data",
+            data,
+            r#"{"path":"order.total","op":"regex","value":1}"#,
+        ],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1), "an evaluation error exits 1");
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 1);
+    match Outcome::parse_envelope(&lines[0]) {
+        Ok(Outcome::Error { code, message }) => {
+            assert_eq!(code, "invalid-predicate");
+            assert!(message.contains("unknown op 'regex'"), "{message}");
+        }
+        other => panic!("expected an error envelope, got {other:?}"),
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_message_on_stderr() {
+    let cases: &[&[&str]] = &[
+        &["eval", "--lang", "cobol", "1"],
+        &["eval", "--lang", "structured"],
+        &["eval", "--lang", "structured", "--data", "/nonexistent/data.json", "{}"],
+        &["eval", "--lang", "structured", "--limits", r#"{"setps": 5}"#, "{}"],
+        &["eval", "--lang", "structured", "--limits", "{not json", "{}"],
+        &["eval", "--lang", "structured", "--batch", "/nonexistent/batch.jsonl"],
+    ];
+    for args in cases {
+        let output = writ(args, "");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?} writes nothing to stdout");
+        assert!(!output.stderr.is_empty(), "{args:?} explains itself on stderr");
+    }
+    let output = writ(
+        &["eval", "--lang", "structured", "--limits", r#"{"setps": 5}"#, "{}"],
+        "",
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("did you mean 'steps'?"));
+}
+
+#[test]
+fn batch_answers_every_non_blank_line_in_order() {
+    let input = concat!(
+        "{\"expr\": {\"path\": \"x\", \"op\": \"eq\", \"value\": 1}, \"data\": {\"x\": 1}}\n",
+        "\n",
+        "   \r\n",
+        "not json\n",
+        "{\"expr\": \"{\\\"path\\\": \\\"x\\\", \\\"op\\\": \\\"truthy\\\"}\", \"data\": {\"x\": 0}}\r\n",
+        "[1]\n",
+        "{\"data\": 1}\n",
+        "{\"expr\": {\"all\": []}, \"limits\": {\"steps\": 0}}\n",
+        "{\"expr\": {\"all\": []}, \"limits\": {\"steps\": 1}}",
+    );
+    let output = writ(&["eval", "--lang", "structured", "--batch", "-"], input);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "batch mode exits 0 when every line was answered"
+    );
+    let lines = stdout_lines(&output);
+    let outcomes: Vec<Outcome> = lines
+        .iter()
+        .map(|line| Outcome::parse_envelope(line).expect("an envelope"))
+        .collect();
+    let summary: Vec<String> = outcomes
+        .iter()
+        .map(|outcome| match outcome {
+            Outcome::Error { code, message } => format!("{code} {}", message.split(':').next().unwrap_or_default()),
+            other => other.to_envelope(),
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            r#"{"ok":true,"value":true}"#,
+            "batch-line-invalid line 4",
+            r#"{"ok":true,"value":false}"#,
+            "batch-line-invalid line 6",
+            "batch-line-invalid line 7",
+            "budget-exceeded step limit of 0 reached (simplify the predicate, or raise the limit)",
+            r#"{"ok":true,"value":true}"#,
+        ]
+    );
+}
+
+#[test]
+fn command_line_limits_apply_to_every_batch_line_unless_a_line_overrides_them() {
+    let input = concat!(
+        "{\"expr\": {\"all\": [{\"path\": \"a\", \"op\": \"exists\"}]}}\n",
+        "{\"expr\": {\"all\": [{\"path\": \"a\", \"op\": \"exists\"}]}, \"limits\": {\"steps\": 100}}\n",
+    );
+    let output = writ(
+        &[
+            "eval",
+            "--lang",
+            "structured",
+            "--limits",
+            r#"{"steps": 1}"#,
+            "--batch",
+            "-",
+        ],
+        input,
+    );
+    let codes: Vec<bool> = stdout_lines(&output)
+        .iter()
+        .map(|line| Outcome::parse_envelope(line).expect("an envelope").is_ok())
+        .collect();
+    assert_eq!(codes, [false, true]);
+}
+
+#[test]
+fn the_structured_corpus_gives_the_same_answers_through_the_cli() {
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../writ-cells/tests/corpus/structured.jsonl");
+    let cases = read_cases(&corpus);
+    let input: String = cases.iter().map(|case| format!("{}\n", case.line)).collect();
+    let output = writ(&["eval", "--lang", "structured", "--batch", "-"], &input);
+    assert_eq!(output.status.code(), Some(0));
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), cases.len());
+    for (case, line) in cases.iter().zip(&lines) {
+        check(case, &Outcome::parse_envelope(line).expect("an envelope"));
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_writ_quietly() {
+    let line = "{\"expr\": {\"path\": \"x\", \"op\": \"exists\"}, \"data\": {\"x\": 1}}\n";
+    let input = line.repeat(200_000);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_writ"))
+        .args(["eval", "--lang", "structured", "--batch", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("writ starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).expect("writ answers");
+    drop(stdout);
+    let output = child.wait_with_output().expect("writ finishes");
+    writer.join().expect("the writer thread ends");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+}
