@@ -1,0 +1,139 @@
+//! Tidy checks that run as tests: the crate graph follows ARCHITECTURE.md's table, every Rust
+//! file opens with a `//!` line, library crates deny missing docs and unsafe code, and no test
+//! is ignored or expected to panic.
+
+use std::path::{Path, PathBuf};
+
+fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The writ crates each crate may depend on (normal dependencies). Any crate may take
+/// `writ-testkit` as a dev-dependency.
+const ALLOWED_EDGES: &[(&str, &[&str])] = &[
+    ("writ-core", &[]),
+    ("writ-cells", &["writ-core"]),
+    ("writ-cli", &["writ-core", "writ-cells"]),
+    ("writ-testkit", &["writ-core"]),
+    ("writ-bench", &["writ-core"]),
+];
+
+fn manifests() -> Vec<PathBuf> {
+    let root = workspace_root();
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .expect("crates/ exists")
+        .map(|entry| entry.expect("a directory entry").path().join("Cargo.toml"))
+        .filter(|path| path.is_file())
+        .collect();
+    manifests.push(root.join("bench/Cargo.toml"));
+    manifests.sort();
+    manifests
+}
+
+/// The package name and the writ crates under `[dependencies]` and `[dev-dependencies]`.
+fn writ_dependencies(manifest: &Path) -> (String, Vec<String>, Vec<String>) {
+    let text = std::fs::read_to_string(manifest).expect("a readable manifest");
+    let mut name = String::new();
+    let mut section = String::new();
+    let (mut normal, mut dev) = (Vec::new(), Vec::new());
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line.to_string();
+            continue;
+        }
+        if section == "[package]" {
+            if let Some(value) = line.strip_prefix("name = ") {
+                name = value.trim_matches('"').to_string();
+            }
+        }
+        let Some(dependency) = line.split(['=', '.', ' ']).next().filter(|key| key.starts_with("writ-")) else {
+            continue;
+        };
+        match section.as_str() {
+            "[dependencies]" => normal.push(dependency.to_string()),
+            "[dev-dependencies]" => dev.push(dependency.to_string()),
+            other => panic!("{}: writ dependency {dependency} under {other}", manifest.display()),
+        }
+    }
+    (name, normal, dev)
+}
+
+#[test]
+fn crate_graph_follows_the_architecture() {
+    let mut seen = Vec::new();
+    for manifest in manifests() {
+        let (name, normal, dev) = writ_dependencies(&manifest);
+        let allowed = ALLOWED_EDGES
+            .iter()
+            .find(|(crate_name, _)| *crate_name == name)
+            .unwrap_or_else(|| panic!("{name} is missing from ALLOWED_EDGES (and from ARCHITECTURE.md's table)"))
+            .1;
+        for dependency in &normal {
+            assert!(allowed.contains(&dependency.as_str()), "{name} may not depend on {dependency}");
+        }
+        for dependency in &dev {
+            assert!(
+                dependency == "writ-testkit" || allowed.contains(&dependency.as_str()),
+                "{name} may not take {dependency} as a dev-dependency"
+            );
+        }
+        seen.push(name);
+    }
+    seen.sort();
+    let mut listed: Vec<&str> = ALLOWED_EDGES.iter().map(|(name, _)| *name).collect();
+    listed.sort_unstable();
+    assert_eq!(seen, listed, "every crate is listed, and every listed crate exists");
+}
+
+#[test]
+fn architecture_md_lists_every_crate() {
+    let text = std::fs::read_to_string(workspace_root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md exists");
+    for (name, _) in ALLOWED_EDGES {
+        assert!(text.contains(&format!("| `{name}` |")), "ARCHITECTURE.md's dependency table lacks {name}");
+    }
+}
+
+fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a readable directory") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            if !path.ends_with("target") && !path.ends_with("node_modules") {
+                rust_files(&path, files);
+            }
+        } else if path.extension().is_some_and(|extension| extension == "rs") {
+            files.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_rust_file_says_its_job_and_no_test_is_skipped() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    rust_files(&root.join("crates"), &mut files);
+    rust_files(&root.join("bench"), &mut files);
+    assert!(files.len() > 10, "found only {} files", files.len());
+    // Spelled in two halves so this file does not trip its own check.
+    let banned = [concat!("#[ig", "nore"), concat!("#[should", "_panic")];
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("a readable file");
+        assert!(text.starts_with("//!"), "{} must open with a //! line saying its job", file.display());
+        for marker in banned {
+            assert!(!text.contains(marker), "{} uses {marker}]: assert the behaviour instead", file.display());
+        }
+    }
+}
+
+#[test]
+fn library_crates_deny_missing_docs_and_unsafe_code() {
+    for manifest in manifests() {
+        let lib = manifest.with_file_name("src/lib.rs");
+        if !lib.is_file() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&lib).expect("a readable lib.rs");
+        for attribute in ["#![deny(missing_docs)]", "#![forbid(unsafe_code)]"] {
+            assert!(text.contains(attribute), "{} lacks {attribute}", lib.display());
+        }
+    }
+}
