@@ -46,7 +46,11 @@ fn writ_dependencies(manifest: &Path) -> (String, Vec<String>, Vec<String>) {
                 name = value.trim_matches('"').to_string();
             }
         }
-        let Some(dependency) = line.split(['=', '.', ' ']).next().filter(|key| key.starts_with("writ-")) else {
+        let Some(dependency) = line
+            .split(['=', '.', ' '])
+            .next()
+            .filter(|key| key.starts_with("writ-"))
+        else {
             continue;
         };
         match section.as_str() {
@@ -69,7 +73,10 @@ fn crate_graph_follows_the_architecture() {
             .unwrap_or_else(|| panic!("{name} is missing from ALLOWED_EDGES (and from ARCHITECTURE.md's table)"))
             .1;
         for dependency in &normal {
-            assert!(allowed.contains(&dependency.as_str()), "{name} may not depend on {dependency}");
+            assert!(
+                allowed.contains(&dependency.as_str()),
+                "{name} may not depend on {dependency}"
+            );
         }
         for dependency in &dev {
             assert!(
@@ -89,7 +96,10 @@ fn crate_graph_follows_the_architecture() {
 fn architecture_md_lists_every_crate() {
     let text = std::fs::read_to_string(workspace_root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md exists");
     for (name, _) in ALLOWED_EDGES {
-        assert!(text.contains(&format!("| `{name}` |")), "ARCHITECTURE.md's dependency table lacks {name}");
+        assert!(
+            text.contains(&format!("| `{name}` |")),
+            "ARCHITECTURE.md's dependency table lacks {name}"
+        );
     }
 }
 
@@ -117,9 +127,17 @@ fn every_rust_file_says_its_job_and_no_test_is_skipped() {
     let banned = [concat!("#[ig", "nore"), concat!("#[should", "_panic")];
     for file in files {
         let text = std::fs::read_to_string(&file).expect("a readable file");
-        assert!(text.starts_with("//!"), "{} must open with a //! line saying its job", file.display());
+        assert!(
+            text.starts_with("//!"),
+            "{} must open with a //! line saying its job",
+            file.display()
+        );
         for marker in banned {
-            assert!(!text.contains(marker), "{} uses {marker}]: assert the behaviour instead", file.display());
+            assert!(
+                !text.contains(marker),
+                "{} uses {marker}]: assert the behaviour instead",
+                file.display()
+            );
         }
     }
 }
