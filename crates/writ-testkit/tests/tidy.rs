@@ -41,10 +41,8 @@ fn writ_dependencies(manifest: &Path) -> (String, Vec<String>, Vec<String>) {
             section = line.to_string();
             continue;
         }
-        if section == "[package]" {
-            if let Some(value) = line.strip_prefix("name = ") {
-                name = value.trim_matches('"').to_string();
-            }
+        if let Some(value) = line.strip_prefix("name = ").filter(|_| section == "[package]") {
+            name = value.trim_matches('"').to_string();
         }
         let Some(dependency) = line
             .split(['=', '.', ' '])
