@@ -86,6 +86,67 @@ fn value(c: &mut Criterion) {
             assert!(total > 0);
         });
     });
+    group.bench_function("build-insert/rows-10k", |b| {
+        let keys: Vec<Str> = ["id", "name", "price", "stock", "active"]
+            .into_iter()
+            .map(Str::from)
+            .collect();
+        b.iter(|| {
+            let built: Vec<Value> = black_box(&rows)
+                .iter()
+                .map(|row| {
+                    let mut copy = Object::new();
+                    for (key, value) in keys.iter().zip(row.as_object().into_iter().flat_map(Object::values)) {
+                        copy.insert(key.clone(), value.clone());
+                    }
+                    Value::from(copy)
+                })
+                .collect();
+            assert_eq!(built.len(), 10_000);
+        });
+    });
+    group.bench_function("build-collect/rows-10k", |b| {
+        b.iter(|| {
+            let built: Vec<Value> = black_box(&rows)
+                .iter()
+                .filter_map(Value::as_object)
+                .map(|row| {
+                    Value::from(
+                        row.iter()
+                            .map(|(key, value)| (key.clone(), value.clone()))
+                            .collect::<Object>(),
+                    )
+                })
+                .collect();
+            assert_eq!(built.len(), 10_000);
+        });
+    });
+    group.finish();
+
+    // Per-call costs: a small document, and lookups in an object wide enough to be indexed.
+    let mut group = c.benchmark_group("value");
+    let small = r#"{"id": 7, "name": "Mug", "price": 4.5, "tags": ["kitchen", "blue"], "stock": {"shelf": 3}}"#;
+    group.throughput(Throughput::Bytes(small.len() as u64));
+    group.bench_function("parse-json/small-object", |b| {
+        b.iter(|| {
+            let value = parse_json(black_box(small)).expect("valid JSON");
+            assert!(value.as_object().is_some());
+        });
+    });
+    let wide: Object = (0..40)
+        .map(|idx| (Str::from(format!("column_{idx}")), Value::from(f64::from(idx))))
+        .collect();
+    let names: Vec<String> = (0..40).map(|idx| format!("column_{}", (idx * 7) % 40)).collect();
+    group.throughput(Throughput::Elements(names.len() as u64));
+    group.bench_function("get-str/object-40-keys", |b| {
+        b.iter(|| {
+            let mut total = 0.0;
+            for name in black_box(&names) {
+                total += black_box(&wide).get_str(name).and_then(Value::as_number).unwrap_or(0.0);
+            }
+            assert!(total > 0.0);
+        });
+    });
     group.finish();
 }
 

@@ -2,13 +2,13 @@
 //!
 //! The reader is writ's own rather than serde_json's because JSON text may carry lone
 //! surrogates (`"\uD800"`), which `JSON.parse` accepts and serde_json refuses, and because it
-//! builds `Value`s directly: repeated keys share one allocation, and nesting is walked with an
-//! explicit stack, so a deep document meets a depth limit instead of the end of the thread's
-//! stack.
+//! builds `Value`s directly: objects with the same keys share one key list (see [`Object`]),
+//! repeated short strings share one allocation, and nesting is walked with an explicit stack,
+//! so a deep document meets a depth limit instead of the end of the thread's stack.
 
 use std::fmt;
 
-use crate::object::Entry;
+use crate::object::{Keys, keys_are_simple};
 use crate::{Array, Object, Str, Value, write_js_number};
 
 /// The deepest nesting [`parse_json`] accepts by default.
@@ -104,62 +104,250 @@ pub fn parse_json_with_depth(text: &str, max_depth: usize) -> Result<Value, Json
         text,
         bytes: text.as_bytes(),
         pos: 0,
-        keys: KeyCache::default(),
+        keys: StrCache::new(KEY_CACHE_MAX_LEN, text.len()),
+        strings: StrCache::new(STRING_CACHE_MAX_LEN, text.len()),
+        shapes: ShapeCache::new(text.len()),
         scratch: Vec::new(),
     };
-    reader.read_document(max_depth)
+    reader.read_document(max_depth, &mut Vec::new())
 }
 
+/// An open array or object. Their elements wait on the reader's shared stacks, so a container
+/// costs one allocation, made when it closes and its size is known.
 enum Frame {
-    Array(Vec<Value>),
-    Object(Vec<Entry>, Str),
+    Array {
+        /// Where its elements start on the value stack.
+        values_start: usize,
+    },
+    Object {
+        /// Where its values start on the value stack.
+        values_start: usize,
+        /// Where its keys start on the key stack, once they are there (see `guess`).
+        keys_start: usize,
+        /// The key list this object is predicted to have. While every key read matches it,
+        /// the keys stay off the key stack: only `matched` counts them.
+        guess: Option<Keys>,
+        matched: usize,
+        /// The prediction slot the guess came from, where this object's keys go back.
+        slot: usize,
+    },
 }
 
 struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
-    keys: KeyCache,
+    keys: StrCache,
+    strings: StrCache,
+    shapes: ShapeCache,
     scratch: Vec<u16>,
 }
 
-/// A direct-mapped cache of recently read keys, so that the rows of a table share their key
-/// strings. Constant time per lookup whatever the keys are, so crafted keys cannot slow it.
-struct KeyCache {
-    slots: Vec<Option<Str>>,
+/// A direct-mapped cache of short ASCII strings read recently, so that the repeated keys and
+/// values of a table's rows share one string each. A string is kept from its second sighting
+/// on, so a stream of distinct strings costs a hash apiece and evicts nothing. Constant time
+/// per lookup whatever the text holds, so crafted text cannot slow it.
+struct StrCache {
+    /// Per slot: the hash of the last string that mapped there, and the string kept there.
+    slots: Vec<(u32, Option<Str>)>,
+    max_len: usize,
 }
 
-const KEY_CACHE_SLOTS: usize = 256;
+/// Slots for a text of `len` bytes: about one per 32 bytes, a power of two from 16 to 256, so a
+/// small document does not pay for a table it cannot fill.
+fn str_cache_slots(len: usize) -> usize {
+    (len / 32).next_power_of_two().clamp(16, 256)
+}
+
+/// Keys longer than this are made afresh each time: few keys are, and a repeated key list is
+/// matched in place anyway.
 const KEY_CACHE_MAX_LEN: usize = 32;
+/// String values longer than this are made afresh each time: long values (names, sentences)
+/// rarely repeat, and looking them up would cost every one of them a hash.
+const STRING_CACHE_MAX_LEN: usize = 12;
 
-impl Default for KeyCache {
-    fn default() -> KeyCache {
-        KeyCache {
-            slots: vec![None; KEY_CACHE_SLOTS],
+impl StrCache {
+    fn new(max_len: usize, text_len: usize) -> StrCache {
+        StrCache {
+            slots: vec![(0, None); str_cache_slots(text_len)],
+            max_len,
         }
     }
-}
 
-impl KeyCache {
-    fn get_or_insert(&mut self, raw: &[u8]) -> Option<Str> {
-        if raw.len() > KEY_CACHE_MAX_LEN || !raw.is_ascii() {
-            return None;
+    /// The string of the ASCII bytes `raw`, shared with an earlier equal one when it is kept.
+    #[inline]
+    fn get_or_make(&mut self, raw: &[u8]) -> Option<Str> {
+        if raw.len() > self.max_len {
+            return Str::from_ascii(raw);
         }
-        let mut hash: u32 = 0x811c_9dc5;
-        for &byte in raw {
-            hash = (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193);
-        }
-        let slot = &mut self.slots[(hash as usize) % KEY_CACHE_SLOTS];
-        if let Some(existing) = slot
-            && existing.ascii_bytes() == Some(raw)
+        let hash = short_hash(raw);
+        let slot = spread(u64::from(hash), self.slots.len());
+        let (seen, kept) = &mut self.slots[slot];
+        if let Some(kept) = kept
+            && kept.ascii_bytes() == Some(raw)
         {
-            return Some(existing.clone());
+            return Some(kept.clone());
         }
-        let key = Str::from_ascii(raw)?;
-        *slot = Some(key.clone());
-        Some(key)
+        let text = Str::from_ascii(raw)?;
+        if *seen == hash {
+            *kept = Some(text.clone());
+        } else {
+            *seen = hash;
+        }
+        Some(text)
     }
 }
+
+/// Key lists of recently read objects, so that objects with the same keys share one list.
+///
+/// `predicted` is what the next object read in the same place (depth, and the key it is the
+/// value of) is guessed to have: while the guess holds, keys are matched in the text in place
+/// and never become strings. `recent` catches objects that change shape from one row to the
+/// next. Both are direct-mapped, so every lookup is constant time whatever the text holds.
+struct ShapeCache {
+    predicted: Vec<Option<Keys>>,
+    recent: Vec<Option<Keys>>,
+}
+
+impl ShapeCache {
+    /// Caches for a text of `len` bytes: a power of two from 4 to 64 slots each.
+    fn new(len: usize) -> ShapeCache {
+        let slots = (len / 128).next_power_of_two().clamp(4, 64);
+        ShapeCache {
+            predicted: vec![None; slots],
+            recent: vec![None; slots],
+        }
+    }
+
+    /// The prediction slot of an object at `depth` that is the value of a key with tag
+    /// `parent_tag` (zero in an array).
+    fn slot(&self, depth: usize, parent_tag: u64) -> usize {
+        spread(
+            parent_tag ^ (depth as u64).wrapping_mul(0xFF51_AFD7_ED55_8CCD),
+            self.predicted.len(),
+        )
+    }
+
+    fn guess(&self, slot: usize) -> Option<Keys> {
+        self.predicted[slot].clone()
+    }
+
+    /// Remembers `keys` as the guess for `slot`, when the reader can match them in place.
+    fn predict(&mut self, slot: usize, keys: &Keys) {
+        let entry = &mut self.predicted[slot];
+        if keys.is_plain() && !entry.as_ref().is_some_and(|known| known.ptr_eq(keys)) {
+            *entry = Some(keys.clone());
+        }
+    }
+
+    /// A key list for `keys`, which [`keys_are_simple`] accepted: a recent equal one if there
+    /// is one, else a new one.
+    fn share(&mut self, keys: std::vec::Drain<'_, Str>) -> Keys {
+        let hash = keys.as_slice().iter().fold(keys.len() as u64, |hash, key| {
+            (hash ^ key.tag()).wrapping_mul(0x0100_0000_01B3)
+        });
+        let slot = spread(hash, self.recent.len());
+        let entry = &mut self.recent[slot];
+        if let Some(known) = entry
+            && known.equals(keys.as_slice())
+        {
+            return known.clone();
+        }
+        let fresh = Keys::from_simple(keys);
+        *entry = Some(fresh.clone());
+        fresh
+    }
+}
+
+/// A hash of a short string, eight bytes at a time.
+#[inline]
+fn short_hash(raw: &[u8]) -> u32 {
+    const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut chunks = raw.chunks_exact(8);
+    let mut hash = raw.len() as u64;
+    for chunk in &mut chunks {
+        let word = <[u8; 8]>::try_from(chunk).map_or(0, u64::from_le_bytes);
+        hash = (hash ^ word).wrapping_mul(MULTIPLIER);
+        hash ^= hash >> 29;
+    }
+    let tail = chunks
+        .remainder()
+        .iter()
+        .rev()
+        .fold(0, |word, &byte| word << 8 | u64::from(byte));
+    hash = (hash ^ tail).wrapping_mul(MULTIPLIER);
+    (hash >> 32) as u32
+}
+
+/// The eight bytes of `bytes` from `at`, little-endian; zero when there are not eight.
+#[inline]
+fn word_at(bytes: &[u8], at: usize) -> u64 {
+    bytes
+        .get(at..at + 8)
+        .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
+        .map_or(0, u64::from_le_bytes)
+}
+
+/// A slot in a table of `slots` (a power of two) for `hash`: Fibonacci hashing, whose middle
+/// bits depend on all of the input's low bits.
+fn spread(hash: u64, slots: usize) -> usize {
+    (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (slots - 1)
+}
+
+/// The offset of the first byte of `bytes` that is `"`, `\`, a control character or not ASCII,
+/// or the length when there is none.
+#[inline]
+fn plain_run(bytes: &[u8]) -> usize {
+    run_until::<true>(bytes)
+}
+
+/// The offset of the first byte of `bytes` that is `"`, `\` or a control character, or the
+/// length when there is none: the end of what a string can take as it stands.
+#[inline]
+fn literal_run(bytes: &[u8]) -> usize {
+    run_until::<false>(bytes)
+}
+
+/// [`plain_run`], or [`literal_run`] when `STOP_AT_WIDE` is false. Eight bytes at a time: in
+/// each word, the lowest flagged byte is exact (borrows only ever flag bytes above a true
+/// match), and bytes of 0x80 and above are never flagged by the three comparisons.
+#[inline]
+fn run_until<const STOP_AT_WIDE: bool>(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut idx = 0;
+    while let Some(chunk) = bytes.get(idx..idx + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        let mut flagged = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (word.wrapping_sub(ONES * 0x20) & !word);
+        if STOP_AT_WIDE {
+            flagged |= word;
+        }
+        flagged &= HIGHS;
+        if flagged != 0 {
+            return idx + (flagged.trailing_zeros() / 8) as usize;
+        }
+        idx += 8;
+    }
+    while let Some(&byte) = bytes.get(idx) {
+        if byte < 0x20 || (STOP_AT_WIDE && byte >= 0x80) || byte == b'"' || byte == b'\\' {
+            break;
+        }
+        idx += 1;
+    }
+    idx
+}
+
+/// Powers of ten that an `f64` holds exactly.
+const EXACT_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
 
 impl Reader<'_> {
     #[cold]
@@ -195,8 +383,12 @@ impl Reader<'_> {
         self.bytes.get(self.pos).copied()
     }
 
-    fn read_document(&mut self, max_depth: usize) -> Result<Value, JsonError> {
+    /// Reads the document, with `values` (empty) as the stack of the elements and values of
+    /// every open container, innermost last.
+    fn read_document(&mut self, max_depth: usize, values: &mut Vec<Value>) -> Result<Value, JsonError> {
         let mut stack: Vec<Frame> = Vec::new();
+        // The keys of open objects whose keys did not match a guess.
+        let mut keys: Vec<Str> = Vec::new();
         'value: loop {
             self.skip_whitespace();
             let mut value = match self.peek() {
@@ -210,7 +402,9 @@ impl Reader<'_> {
                         self.pos += 1;
                         Value::Array(Array::new())
                     } else {
-                        stack.push(Frame::Array(Vec::new()));
+                        stack.push(Frame::Array {
+                            values_start: values.len(),
+                        });
                         continue 'value;
                     }
                 }
@@ -221,8 +415,30 @@ impl Reader<'_> {
                         self.pos += 1;
                         Value::Object(Object::new())
                     } else {
-                        let key = self.read_key()?;
-                        stack.push(Frame::Object(Vec::new(), key));
+                        let parent_tag = match stack.last() {
+                            Some(Frame::Object {
+                                guess: Some(guess),
+                                matched,
+                                ..
+                            }) => matched
+                                .checked_sub(1)
+                                .and_then(|last| guess.get(last))
+                                .map_or(0, Str::tag),
+                            Some(Frame::Object { .. }) => keys.last().map_or(0, Str::tag),
+                            _ => 0,
+                        };
+                        let slot = self.shapes.slot(stack.len(), parent_tag);
+                        let mut guess = self.shapes.guess(slot);
+                        let mut matched = 0;
+                        let keys_start = keys.len();
+                        self.read_member_key(&mut guess, &mut matched, &mut keys)?;
+                        stack.push(Frame::Object {
+                            values_start: values.len(),
+                            keys_start,
+                            guess,
+                            matched,
+                            slot,
+                        });
                         continue 'value;
                     }
                 }
@@ -236,52 +452,155 @@ impl Reader<'_> {
             // Hand the finished value to the enclosing container, closing containers as they end.
             loop {
                 self.skip_whitespace();
-                match stack.last_mut() {
-                    None => {
-                        if self.pos != self.bytes.len() {
-                            return Err(self.expected("the end of the text after the value"));
-                        }
-                        return Ok(value);
+                let Some(frame) = stack.last_mut() else {
+                    if self.pos != self.bytes.len() {
+                        return Err(self.expected("the end of the text after the value"));
                     }
-                    Some(Frame::Array(elements)) => {
-                        elements.push(value);
-                        match self.peek() {
-                            Some(b',') => {
-                                self.pos += 1;
-                                continue 'value;
-                            }
-                            Some(b']') => {
-                                self.pos += 1;
-                                let Some(Frame::Array(elements)) = stack.pop() else {
-                                    unreachable!("the top frame was just matched as an array")
-                                };
-                                value = Value::Array(Array::from(elements));
-                            }
-                            _ => return Err(self.expected("',' or ']' after an array element")),
+                    return Ok(value);
+                };
+                values.push(value);
+                match frame {
+                    Frame::Array { values_start } => match self.peek() {
+                        Some(b',') => {
+                            self.pos += 1;
+                            continue 'value;
                         }
-                    }
-                    Some(Frame::Object(entries, key)) => {
-                        entries.push(Entry::new(std::mem::take(key), value));
-                        match self.peek() {
-                            Some(b',') => {
-                                self.pos += 1;
-                                self.skip_whitespace();
-                                *key = self.read_key()?;
-                                continue 'value;
-                            }
-                            Some(b'}') => {
-                                self.pos += 1;
-                                let Some(Frame::Object(entries, _)) = stack.pop() else {
-                                    unreachable!("the top frame was just matched as an object")
-                                };
-                                value = Value::Object(Object::from_entry_vec(entries));
-                            }
-                            _ => return Err(self.expected("',' or '}' after an object member")),
+                        Some(b']') => {
+                            self.pos += 1;
+                            let elements: Vec<Value> = if *values_start == 0 {
+                                // Everything on the stack is this array's: keep the stack
+                                // rather than copy it, as for the outermost array of a document.
+                                let mut elements = std::mem::take(values);
+                                elements.shrink_to_fit();
+                                elements
+                            } else {
+                                // One exact allocation and a copy of the whole run.
+                                values.split_off(*values_start)
+                            };
+                            stack.pop();
+                            value = Value::Array(Array::from(elements));
                         }
-                    }
+                        _ => return Err(self.expected("',' or ']' after an array element")),
+                    },
+                    Frame::Object {
+                        values_start,
+                        keys_start,
+                        guess,
+                        matched,
+                        slot,
+                    } => match self.peek() {
+                        Some(b',') => {
+                            self.pos += 1;
+                            self.skip_whitespace();
+                            self.read_member_key(guess, matched, &mut keys)?;
+                            continue 'value;
+                        }
+                        Some(b'}') => {
+                            self.pos += 1;
+                            let (values_start, keys_start, slot) = (*values_start, *keys_start, *slot);
+                            let object = match guess.take() {
+                                Some(guess) if guess.len() == *matched => {
+                                    let object = Object::from_keys_taking(guess, &mut values[values_start..]);
+                                    values.truncate(values_start);
+                                    object
+                                }
+                                Some(guess) => {
+                                    // Fewer keys than guessed.
+                                    keys.extend(guess.iter().take(*matched).cloned());
+                                    self.finish_object(&mut keys, keys_start, values, values_start)
+                                }
+                                None => self.finish_object(&mut keys, keys_start, values, values_start),
+                            };
+                            self.shapes.predict(slot, object.key_list());
+                            stack.pop();
+                            value = Value::Object(object);
+                        }
+                        _ => return Err(self.expected("',' or '}' after an object member")),
+                    },
                 }
             }
         }
+    }
+
+    /// Builds an object from keys on the key stack, sharing a recent key list when one fits.
+    fn finish_object(
+        &mut self,
+        keys: &mut Vec<Str>,
+        keys_start: usize,
+        values: &mut Vec<Value>,
+        values_start: usize,
+    ) -> Object {
+        if keys_are_simple(&keys[keys_start..]) {
+            let list = self.shapes.share(keys.drain(keys_start..));
+            let object = Object::from_keys_taking(list, &mut values[values_start..]);
+            values.truncate(values_start);
+            object
+        } else {
+            Object::from_read_order(keys.drain(keys_start..), values.drain(values_start..))
+        }
+    }
+
+    /// Reads the key of an object member and the `:` after it: in place while it matches the
+    /// object's guessed key list, else onto the key stack.
+    #[inline]
+    fn read_member_key(
+        &mut self,
+        guess: &mut Option<Keys>,
+        matched: &mut usize,
+        keys: &mut Vec<Str>,
+    ) -> Result<(), JsonError> {
+        if let Some(list) = guess {
+            if let Some((tag, expected)) = list.get_tagged(*matched)
+                && self.read_plain_key(tag, expected.bytes())
+            {
+                *matched += 1;
+                return self.read_colon();
+            }
+            keys.extend(list.iter().take(*matched).cloned());
+            *guess = None;
+        }
+        let key = self.read_key()?;
+        keys.push(key);
+        Ok(())
+    }
+
+    /// Reads `"expected"` when the text has exactly that, which holds no character that JSON
+    /// escapes; otherwise reads nothing. `tag` is the key's [`Str::tag`], which holds a short key
+    /// whole, so a short key is one comparison of eight bytes of text.
+    #[inline]
+    fn read_plain_key(&mut self, tag: u64, expected: &[u8]) -> bool {
+        if self.peek() != Some(b'"') {
+            return false;
+        }
+        let start = self.pos + 1;
+        let len = expected.len();
+        let found = match self.bytes.get(start..start + 16) {
+            Some(text) if len <= 7 => {
+                let word = word_at(text, 0);
+                word & ((1 << (8 * len)) - 1) == tag >> 8 && (word >> (8 * len)) as u8 == b'"'
+            }
+            // Two overlapping words cover 8 to 16 bytes, without a call to `memcmp`.
+            Some(text) if len < 16 => {
+                word_at(text, 0) == word_at(expected, 0)
+                    && word_at(text, len - 8) == word_at(expected, len - 8)
+                    && text[len] == b'"'
+            }
+            _ => self.bytes.get(start..start + len) == Some(expected) && self.bytes.get(start + len) == Some(&b'"'),
+        };
+        if found {
+            self.pos = start + len + 1;
+        }
+        found
+    }
+
+    #[inline]
+    fn read_colon(&mut self) -> Result<(), JsonError> {
+        self.skip_whitespace();
+        if self.peek() != Some(b':') {
+            return Err(self.expected("':' after an object key"));
+        }
+        self.pos += 1;
+        Ok(())
     }
 
     fn read_literal(&mut self, word: &'static str, value: Value) -> Result<Value, JsonError> {
@@ -299,48 +618,37 @@ impl Reader<'_> {
             return Err(self.expected("a string key in double quotes"));
         }
         let start = self.pos + 1;
-        let plain_end = self.bytes[start..]
-            .iter()
-            .position(|&byte| byte == b'"' || byte == b'\\' || byte < 0x20)
-            .map(|offset| start + offset);
-        let key = match plain_end {
-            Some(end) if self.bytes[end] == b'"' => match self.keys.get_or_insert(&self.bytes[start..end]) {
-                Some(key) => {
-                    self.pos = end + 1;
-                    key
-                }
-                None => self.read_string()?,
-            },
-            _ => self.read_string()?,
+        let end = start + plain_run(&self.bytes[start..]);
+        let plain = match self.bytes.get(end) {
+            Some(b'"') => self.keys.get_or_make(&self.bytes[start..end]),
+            _ => None,
         };
-        self.skip_whitespace();
-        if self.peek() != Some(b':') {
-            return Err(self.expected("':' after an object key"));
-        }
-        self.pos += 1;
+        let key = match plain {
+            Some(key) => {
+                self.pos = end + 1;
+                key
+            }
+            None => self.read_string()?,
+        };
+        self.read_colon()?;
         Ok(key)
     }
 
     fn read_string(&mut self) -> Result<Str, JsonError> {
         debug_assert_eq!(self.peek(), Some(b'"'));
-        self.pos += 1;
-        let start = self.pos;
+        let start = self.pos + 1;
+        self.pos = start + plain_run(&self.bytes[start..]);
         // Fast path: plain ASCII up to the closing quote.
-        while let Some(&byte) = self.bytes.get(self.pos) {
-            match byte {
-                b'"' => {
-                    let text = Str::from_ascii(&self.bytes[start..self.pos]);
-                    if let Some(text) = text {
-                        self.pos += 1;
-                        return Ok(text);
-                    }
-                    break;
+        match self.peek() {
+            Some(b'"') => {
+                let raw = &self.bytes[start..self.pos];
+                if let Some(text) = self.strings.get_or_make(raw) {
+                    self.pos += 1;
+                    return Ok(text);
                 }
-                b'\\' => break,
-                0x00..=0x1F => return Err(self.error(JsonErrorKind::ControlCharacter)),
-                0x80.. => break,
-                _ => self.pos += 1,
             }
+            Some(0x00..=0x1F) => return Err(self.error(JsonErrorKind::ControlCharacter)),
+            _ => {}
         }
         // Slow path: escapes or non-ASCII; collect UTF-16 code units.
         let mut units = std::mem::take(&mut self.scratch);
@@ -354,6 +662,11 @@ impl Reader<'_> {
 
     fn read_string_units(&mut self, units: &mut Vec<u16>) -> Result<(), JsonError> {
         loop {
+            // Up to the next quote, escape or control character the text is the string itself,
+            // and it ends on an ASCII byte, so on a character boundary.
+            let end = self.pos + literal_run(&self.bytes[self.pos..]);
+            units.extend(self.text[self.pos..end].encode_utf16());
+            self.pos = end;
             let Some(&byte) = self.bytes.get(self.pos) else {
                 return Err(self.expected("'\"' to close the string"));
             };
@@ -396,71 +709,86 @@ impl Reader<'_> {
                     };
                     units.push(unit);
                 }
-                0x00..=0x1F => return Err(self.error(JsonErrorKind::ControlCharacter)),
-                0x20..=0x7F => {
-                    units.push(u16::from(byte));
-                    self.pos += 1;
-                }
-                _ => {
-                    // The text is a &str, so a non-ASCII byte starts a whole UTF-8 character.
-                    let rest = &self.text[self.pos..];
-                    let ch = rest.chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
-                    let mut buffer = [0u16; 2];
-                    units.extend_from_slice(ch.encode_utf16(&mut buffer));
-                    self.pos += ch.len_utf8();
-                }
+                _ => return Err(self.error(JsonErrorKind::ControlCharacter)),
             }
         }
     }
-
     fn read_number(&mut self) -> Result<f64, JsonError> {
         let start = self.pos;
-        if self.peek() == Some(b'-') {
+        let negative = self.peek() == Some(b'-');
+        if negative {
             self.pos += 1;
         }
-        let int_start = self.pos;
+        // The digits, as long as they fit, and the power of ten they are scaled by.
+        let mut mantissa: u64 = 0;
+        let mut digits = 0;
+        let mut scale: i64 = 0;
         match self.peek() {
             Some(b'0') => self.pos += 1,
-            Some(b'1'..=b'9') => self.skip_digits(),
+            Some(b'1'..=b'9') => {
+                while let Some(digit @ b'0'..=b'9') = self.peek() {
+                    if digits < 19 {
+                        mantissa = mantissa * 10 + u64::from(digit - b'0');
+                        digits += 1;
+                    } else {
+                        scale += 1;
+                    }
+                    self.pos += 1;
+                }
+            }
             _ => return Err(self.error(JsonErrorKind::BadNumber)),
         }
-        let int_end = self.pos;
-        let mut plain_integer = true;
+        let mut truncated = scale > 0;
         if self.peek() == Some(b'.') {
-            plain_integer = false;
             self.pos += 1;
             if !self.peek().is_some_and(|byte| byte.is_ascii_digit()) {
                 return Err(self.error(JsonErrorKind::BadNumber));
             }
-            self.skip_digits();
+            while let Some(digit @ b'0'..=b'9') = self.peek() {
+                if digits < 19 {
+                    mantissa = mantissa * 10 + u64::from(digit - b'0');
+                    if mantissa != 0 {
+                        digits += 1;
+                    }
+                    scale -= 1;
+                } else {
+                    truncated = true;
+                }
+                self.pos += 1;
+            }
         }
         if matches!(self.peek(), Some(b'e' | b'E')) {
-            plain_integer = false;
             self.pos += 1;
+            let exponent_negative = self.peek() == Some(b'-');
             if matches!(self.peek(), Some(b'+' | b'-')) {
                 self.pos += 1;
             }
             if !self.peek().is_some_and(|byte| byte.is_ascii_digit()) {
                 return Err(self.error(JsonErrorKind::BadNumber));
             }
-            self.skip_digits();
+            let mut exponent: i64 = 0;
+            while let Some(digit @ b'0'..=b'9') = self.peek() {
+                // Saturates far beyond any exponent that changes the result.
+                exponent = (exponent * 10 + i64::from(digit - b'0')).min(1 << 40);
+                self.pos += 1;
+            }
+            scale += if exponent_negative { -exponent } else { exponent };
         }
-        // Up to 15 digits fit an f64 exactly, so they need no correctly-rounded parse.
-        if plain_integer && int_end - int_start <= 15 {
-            let magnitude = self.bytes[int_start..int_end]
-                .iter()
-                .fold(0u64, |acc, &digit| acc * 10 + u64::from(digit - b'0')) as f64;
-            return Ok(if int_start > start { -magnitude } else { magnitude });
+        // Clinger's fast path: both operands are exact doubles, so the one rounding IEEE
+        // arithmetic does is the correct rounding of the decimal.
+        if !truncated && mantissa <= 1 << 53 && (-22..=22).contains(&scale) {
+            let magnitude = mantissa as f64;
+            let power = EXACT_POWERS_OF_TEN[scale.unsigned_abs() as usize];
+            let magnitude = if scale < 0 {
+                magnitude / power
+            } else {
+                magnitude * power
+            };
+            return Ok(if negative { -magnitude } else { magnitude });
         }
         self.text[start..self.pos]
             .parse::<f64>()
             .map_err(|_| self.error(JsonErrorKind::BadNumber))
-    }
-
-    fn skip_digits(&mut self) {
-        while self.peek().is_some_and(|byte| byte.is_ascii_digit()) {
-            self.pos += 1;
-        }
     }
 }
 
@@ -477,54 +805,172 @@ fn floor_char_boundary(text: &str, mut pos: usize) -> usize {
 /// `"` and `\` are escaped, control characters become `\b \f \n \r \t` or `\u00XX`, lone
 /// surrogates become `\uXXXX` (lowercase hex), and everything else is written as UTF-8.
 pub fn write_json_string(text: &Str, out: &mut String) {
-    out.push('"');
-    if let Some(ascii) = text.as_ascii_str() {
-        let bytes = ascii.as_bytes();
-        let mut run_start = 0;
-        for (idx, &byte) in bytes.iter().enumerate() {
-            if byte >= 0x20 && byte != b'"' && byte != b'\\' {
-                continue;
-            }
-            out.push_str(&ascii[run_start..idx]);
-            push_escape(u16::from(byte), out);
-            run_start = idx + 1;
-        }
-        out.push_str(&ascii[run_start..]);
-    } else {
-        for decoded in char::decode_utf16(text.code_units()) {
-            match decoded {
-                Ok(ch) if (ch as u32) < 0x80 => {
-                    let byte = ch as u8;
-                    if byte >= 0x20 && byte != b'"' && byte != b'\\' {
-                        out.push(ch);
-                    } else {
-                        push_escape(u16::from(byte), out);
-                    }
-                }
-                Ok(ch) => out.push(ch),
-                Err(lone) => push_escape(lone.unpaired_surrogate(), out),
-            }
-        }
-    }
-    out.push('"');
+    let mut writer = Writer::default();
+    writer.string(text);
+    writer.append_to(out);
 }
 
-fn push_escape(unit: u16, out: &mut String) {
-    match unit {
-        0x22 => out.push_str("\\\""),
-        0x5C => out.push_str("\\\\"),
-        0x08 => out.push_str("\\b"),
-        0x0C => out.push_str("\\f"),
-        0x0A => out.push_str("\\n"),
-        0x0D => out.push_str("\\r"),
-        0x09 => out.push_str("\\t"),
-        _ => {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u");
-            for shift in [12, 8, 4, 0] {
-                out.push(char::from(HEX[usize::from((unit >> shift) & 0xF)]));
+/// JSON text being written, as bytes. Every piece written is ASCII or a whole UTF-8 character,
+/// so the bytes are UTF-8 throughout: they are checked once, at the end, rather than string by
+/// string as `String::push_str` would need.
+#[derive(Default)]
+struct Writer {
+    out: Vec<u8>,
+    /// Room for one number, which [`write_js_number`] writes into a `String`.
+    number: String,
+}
+
+impl Writer {
+    fn into_string(self) -> String {
+        String::from_utf8(self.out).unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
+    }
+
+    fn append_to(&self, out: &mut String) {
+        out.push_str(&String::from_utf8_lossy(&self.out));
+    }
+
+    fn string(&mut self, text: &Str) {
+        self.out.push(b'"');
+        if let Some(mut rest) = text.ascii_bytes() {
+            loop {
+                let run = plain_run(rest);
+                self.out.extend_from_slice(&rest[..run]);
+                let Some(&byte) = rest.get(run) else { break };
+                self.escape(u16::from(byte));
+                rest = &rest[run + 1..];
+            }
+        } else {
+            let mut units = text.code_units();
+            while let Some(unit) = units.next() {
+                let code_point = match unit {
+                    0x20..=0x7F if unit != 0x22 && unit != 0x5C => {
+                        self.out.push(unit as u8);
+                        continue;
+                    }
+                    0xD800..=0xDBFF => match units.clone().next() {
+                        Some(trail @ 0xDC00..=0xDFFF) => {
+                            units.next();
+                            0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(trail) - 0xDC00)
+                        }
+                        _ => {
+                            self.escape(unit);
+                            continue;
+                        }
+                    },
+                    0x80..=0xD7FF | 0xE000..=0xFFFF => u32::from(unit),
+                    _ => {
+                        // Control characters, `"`, `\` and lone trail surrogates.
+                        self.escape(unit);
+                        continue;
+                    }
+                };
+                let mut buffer = [0u8; 4];
+                if let Some(ch) = char::from_u32(code_point) {
+                    self.out.extend_from_slice(ch.encode_utf8(&mut buffer).as_bytes());
+                }
             }
         }
+        self.out.push(b'"');
+    }
+
+    fn escape(&mut self, unit: u16) {
+        let short: &[u8] = match unit {
+            0x22 => b"\\\"",
+            0x5C => b"\\\\",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            0x0A => b"\\n",
+            0x0D => b"\\r",
+            0x09 => b"\\t",
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                self.out.extend_from_slice(b"\\u");
+                for shift in [12, 8, 4, 0] {
+                    self.out.push(HEX[usize::from((unit >> shift) & 0xF)]);
+                }
+                return;
+            }
+        };
+        self.out.extend_from_slice(short);
+    }
+
+    fn number(&mut self, number: f64) {
+        // Integers are the common case, and their digits are all JavaScript writes for them
+        // (zero of either sign as `0`).
+        if number.fract() == 0.0 && number.abs() < 9_007_199_254_740_992.0 {
+            let mut digits = [0u8; 20];
+            let mut at = digits.len();
+            let mut rest = (number as i64).unsigned_abs();
+            loop {
+                at -= 1;
+                digits[at] = b'0' + (rest % 10) as u8;
+                rest /= 10;
+                if rest == 0 {
+                    break;
+                }
+            }
+            if number < 0.0 {
+                self.out.push(b'-');
+            }
+            self.out.extend_from_slice(&digits[at..]);
+            return;
+        }
+        self.number.clear();
+        write_js_number(number, &mut self.number);
+        self.out.extend_from_slice(self.number.as_bytes());
+    }
+
+    fn value(&mut self, value: &Value) -> bool {
+        match value {
+            Value::Undefined => return false,
+            Value::Null => self.out.extend_from_slice(b"null"),
+            Value::Bool(flag) => self.out.extend_from_slice(if *flag { b"true" } else { b"false" }),
+            Value::Number(number) if number.is_finite() => self.number(*number),
+            Value::Number(_) => self.out.extend_from_slice(b"null"),
+            Value::String(text) => self.string(text),
+            Value::Array(elements) => {
+                self.out.push(b'[');
+                for (idx, element) in elements.iter().enumerate() {
+                    if idx > 0 {
+                        self.out.push(b',');
+                    }
+                    if !self.value(element) {
+                        self.out.extend_from_slice(b"null");
+                    }
+                }
+                self.out.push(b']');
+            }
+            Value::Object(object) => {
+                self.out.push(b'{');
+                let keys = object.key_list();
+                let plain = keys.is_plain();
+                let mut first = true;
+                for (key, value) in keys.iter().zip(object.value_slice()) {
+                    if value.is_undefined() {
+                        continue;
+                    }
+                    if !first {
+                        self.out.push(b',');
+                    }
+                    first = false;
+                    match key.ascii_bytes() {
+                        // Nothing in a plain key needs escaping.
+                        Some(bytes) if plain => {
+                            self.out.push(b'"');
+                            self.out.extend_from_slice(bytes);
+                            self.out.extend_from_slice(b"\":");
+                        }
+                        _ => {
+                            self.string(key);
+                            self.out.push(b':');
+                        }
+                    }
+                    self.value(value);
+                }
+                self.out.push(b'}');
+            }
+        }
+        true
     }
 }
 
@@ -543,51 +989,21 @@ impl Value {
     /// Non-finite numbers become `null`; `undefined` is left out of objects and becomes `null`
     /// in arrays.
     pub fn to_json_string(&self) -> Option<String> {
-        let mut out = String::new();
-        if self.write_json(&mut out) { Some(out) } else { None }
+        let mut writer = Writer::default();
+        if writer.value(self) {
+            Some(writer.into_string())
+        } else {
+            None
+        }
     }
 
     /// Appends the value as `JSON.stringify` would; returns false, writing nothing, for
     /// `undefined`.
     pub fn write_json(&self, out: &mut String) -> bool {
-        match self {
-            Value::Undefined => return false,
-            Value::Null => out.push_str("null"),
-            Value::Bool(flag) => out.push_str(if *flag { "true" } else { "false" }),
-            Value::Number(number) if number.is_finite() => write_js_number(*number, out),
-            Value::Number(_) => out.push_str("null"),
-            Value::String(text) => write_json_string(text, out),
-            Value::Array(elements) => {
-                out.push('[');
-                for (idx, element) in elements.iter().enumerate() {
-                    if idx > 0 {
-                        out.push(',');
-                    }
-                    if !element.write_json(out) {
-                        out.push_str("null");
-                    }
-                }
-                out.push(']');
-            }
-            Value::Object(object) => {
-                out.push('{');
-                let mut first = true;
-                for (key, value) in object.iter() {
-                    if value.is_undefined() {
-                        continue;
-                    }
-                    if !first {
-                        out.push(',');
-                    }
-                    first = false;
-                    write_json_string(key, out);
-                    out.push(':');
-                    value.write_json(out);
-                }
-                out.push('}');
-            }
-        }
-        true
+        let mut writer = Writer::default();
+        let written = writer.value(self);
+        writer.append_to(out);
+        written
     }
 }
 
@@ -708,5 +1124,333 @@ mod tests {
             let value = parse_json(text).expect("valid number");
             assert_eq!(value, Value::Number(expected), "{text}");
         }
+    }
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Keys as they appear in JSON text (already escaped where needed): plain ones, array
+    /// indices, escapes, wide characters, and one long enough to skip the key cache.
+    const KEYS: [&str; 18] = [
+        "a",
+        "b",
+        "price",
+        "priced",
+        "category",
+        "fifteen_chars_x",
+        "sixteen_chars_xx",
+        "name",
+        "0",
+        "7",
+        "10",
+        "01",
+        "a\\\"b",
+        "\\u0061",
+        "caf\u{e9}",
+        "tab\\t",
+        "a_key_long_enough_to_skip_the_key_cache_entirely",
+        "",
+    ];
+
+    const LEAVES: [&str; 12] = [
+        "1",
+        "-7",
+        "2.5",
+        "1e3",
+        "0.1",
+        "-12.50",
+        "123456789012345678",
+        "5e-324",
+        "true",
+        "null",
+        "\"x\"",
+        "\"\\u00e9\"",
+    ];
+
+    #[derive(Clone, Debug)]
+    enum Change {
+        Same,
+        DropLast,
+        AddKey(usize),
+        RepeatFirst,
+        Swap,
+    }
+
+    fn change() -> impl Strategy<Value = Change> {
+        prop_oneof![
+            6 => Just(Change::Same),
+            1 => Just(Change::DropLast),
+            1 => (0..KEYS.len()).prop_map(Change::AddKey),
+            1 => Just(Change::RepeatFirst),
+            1 => Just(Change::Swap),
+        ]
+    }
+
+    /// Writes an object with `template`'s keys, changed by `change`, and leaf values picked by
+    /// `seed`; `nested` puts an object of the next template under one key.
+    fn write_object(
+        templates: &[Vec<usize>],
+        which: usize,
+        change: &Change,
+        seed: usize,
+        nested: bool,
+        out: &mut String,
+    ) {
+        let mut keys = templates[which % templates.len()].clone();
+        match change {
+            Change::Same => {}
+            Change::DropLast => {
+                keys.pop();
+            }
+            Change::AddKey(key) => keys.push(*key),
+            Change::RepeatFirst => {
+                if let Some(&first) = keys.first() {
+                    keys.push(first);
+                }
+            }
+            Change::Swap => {
+                if keys.len() >= 2 {
+                    keys.swap(0, 1);
+                }
+            }
+        }
+        out.push('{');
+        for (idx, key) in keys.iter().enumerate() {
+            if idx > 0 {
+                out.push_str(if seed.is_multiple_of(3) { " , " } else { "," });
+            }
+            out.push('"');
+            out.push_str(KEYS[*key]);
+            out.push_str(if seed.is_multiple_of(5) { "\" : " } else { "\":" });
+            if nested && idx == keys.len() / 2 {
+                write_object(templates, which + 1, &Change::Same, seed + idx, false, out);
+            } else if (seed + idx).is_multiple_of(7) {
+                out.push_str("[1,{\"a\":2},[]]");
+            } else {
+                out.push_str(LEAVES[(seed + idx * 5) % LEAVES.len()]);
+            }
+        }
+        out.push('}');
+    }
+
+    fn document() -> impl Strategy<Value = String> {
+        let templates = prop::collection::vec(prop::collection::vec(0..KEYS.len(), 0..8), 1..4);
+        let rows = prop::collection::vec((0..4usize, change(), 0..1000usize, any::<bool>()), 0..24);
+        (templates, rows).prop_map(|(templates, rows)| {
+            let mut out = String::from("[");
+            for (idx, (which, change, seed, nested)) in rows.iter().enumerate() {
+                if idx > 0 {
+                    out.push(',');
+                }
+                write_object(&templates, *which, change, *seed, *nested, &mut out);
+            }
+            out.push(']');
+            out
+        })
+    }
+
+    /// A decimal in JSON's grammar, with runs of digits long enough to leave the fast path.
+    fn decimal() -> impl Strategy<Value = String> {
+        (
+            any::<bool>(),
+            "(0|[1-9][0-9]{0,24})",
+            prop::option::of("[0-9]{1,25}"),
+            prop::option::of(-400..400i32),
+        )
+            .prop_map(|(negative, int, frac, exp)| {
+                let mut text = String::new();
+                if negative {
+                    text.push('-');
+                }
+                text.push_str(&int);
+                if let Some(frac) = frac {
+                    text.push('.');
+                    text.push_str(&frac);
+                }
+                if let Some(exp) = exp {
+                    text.push_str(&format!("e{exp}"));
+                }
+                text
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1_000))]
+
+        /// Objects that share key lists, or break the reader's guess of them, read as
+        /// serde_json (a reader with no such guesses) reads them.
+        #[test]
+        fn shared_shapes_read_like_serde_json(text in document()) {
+            let reference = serde_json::from_str::<serde_json::Value>(&text).map(|json| Value::from(&json));
+            let read = parse_json(&text);
+            prop_assert_eq!(read.as_ref().ok(), reference.as_ref().ok(), "{}", text);
+            if let Ok(value) = read {
+                let written = value.to_json_string().unwrap_or_default();
+                prop_assert_eq!(parse_json(&written).ok(), Some(value));
+            }
+        }
+
+        #[test]
+        fn numbers_read_correctly_rounded(text in decimal()) {
+            let expected: f64 = text.parse().unwrap_or(f64::NAN);
+            let read = parse_json(&text).ok().and_then(|value| value.as_number());
+            prop_assert_eq!(read.map(f64::to_bits), Some(expected.to_bits()), "{}", text);
+        }
+
+        #[test]
+        fn doubles_read_back_exactly(number in any::<f64>().prop_filter("finite", |number| number.is_finite())) {
+            for text in [format!("{number}"), format!("{number:e}"), format!("{number:.3}")] {
+                let expected: f64 = text.parse().unwrap_or(f64::NAN);
+                let read = parse_json(&text).ok().and_then(|value| value.as_number());
+                prop_assert_eq!(read.map(f64::to_bits), Some(expected.to_bits()), "{}", text);
+            }
+        }
+    }
+
+    /// The writer's string escaping, the plain way: character by character.
+    fn reference_json_string(text: &Str) -> String {
+        let mut out = String::from("\"");
+        for decoded in char::decode_utf16(text.code_units()) {
+            match decoded {
+                Ok('"') => out.push_str("\\\""),
+                Ok('\\') => out.push_str("\\\\"),
+                Ok('\u{8}') => out.push_str("\\b"),
+                Ok('\u{c}') => out.push_str("\\f"),
+                Ok('\n') => out.push_str("\\n"),
+                Ok('\r') => out.push_str("\\r"),
+                Ok('\t') => out.push_str("\\t"),
+                Ok(ch) if (ch as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", ch as u32)),
+                Ok(ch) => out.push(ch),
+                Err(lone) => out.push_str(&format!("\\u{:04x}", lone.unpaired_surrogate())),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    fn units() -> impl Strategy<Value = Vec<u16>> {
+        let unit = prop_oneof![
+            0u16..0x80,
+            Just(0x22),
+            Just(0x5C),
+            0x80u16..0x800,
+            0xD800u16..0xE000,
+            any::<u16>()
+        ];
+        prop::collection::vec(unit, 0..40)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        #[test]
+        fn strings_write_as_json_stringify_writes_them(units in units()) {
+            let text = Str::from_utf16(&units);
+            let mut out = String::from("x");
+            write_json_string(&text, &mut out);
+            prop_assert_eq!(&out[1..], reference_json_string(&text));
+            prop_assert_eq!(Value::from(text.clone()).to_json_string(), Some(reference_json_string(&text)));
+        }
+
+        #[test]
+        fn strings_read_back_as_written(units in units(), text in any::<String>()) {
+            let original = Str::from_utf16(&units);
+            let written = Value::from(original.clone()).to_json_string().unwrap_or_default();
+            prop_assert_eq!(parse_json(&written).ok(), Some(Value::from(original)));
+            // serde_json writes raw UTF-8 and its own choice of escapes.
+            let quoted = serde_json::to_string(&text).unwrap_or_default();
+            prop_assert_eq!(parse_json(&quoted).ok(), Some(Value::from(text.as_str())));
+            let padded = format!("[{quoted}, {quoted}]");
+            prop_assert_eq!(parse_json(&padded).ok(), Some(Value::from(vec![Value::from(text.as_str()); 2])));
+        }
+
+        #[test]
+        fn numbers_write_as_write_js_number_writes_them(
+            number in prop_oneof![
+                any::<f64>(),
+                any::<i64>().prop_map(|integer| integer as f64),
+                (-100_000i32..100_000).prop_map(f64::from),
+                Just(-0.0),
+                Just(9_007_199_254_740_991.0),
+                Just(-9_007_199_254_740_992.0),
+                Just(1e21),
+            ]
+        ) {
+            let expected = if number.is_finite() { crate::js_number_to_string(number) } else { "null".to_string() };
+            prop_assert_eq!(Value::from(number).to_json_string(), Some(expected));
+        }
+    }
+
+    #[test]
+    fn keys_are_escaped_however_the_object_was_built() {
+        let keys = ["plain", "a\"b", "back\\slash", "tab\t", "caf\u{e9}"];
+        let mut built = Object::new();
+        for key in keys {
+            built.insert(Str::from(key), Value::Null);
+        }
+        let expected = r#"{"plain":null,"a\"b":null,"back\\slash":null,"tab\t":null,"café":null}"#;
+        assert_eq!(Value::from(built.clone()).to_json_string().as_deref(), Some(expected));
+        let collected: Object = keys.iter().map(|key| (Str::from(*key), Value::Null)).collect();
+        assert_eq!(Value::from(collected).to_json_string().as_deref(), Some(expected));
+        let mut grown = Object::new();
+        grown.insert("plain".into(), Value::Null);
+        let shared = grown.clone();
+        grown.insert("a\"b".into(), Value::Null);
+        assert_eq!(
+            Value::from(grown).to_json_string().as_deref(),
+            Some(r#"{"plain":null,"a\"b":null}"#)
+        );
+        assert_eq!(
+            Value::from(shared).to_json_string().as_deref(),
+            Some(r#"{"plain":null}"#)
+        );
+    }
+
+    #[test]
+    fn guessed_keys_match_only_what_they_decode_from() {
+        // U+4141 is stored as the bytes "AA"; a guess must not take the text "AA" for it.
+        let value = parse_json("[{\"\u{4141}\":1},{\"AA\":2}]").expect("valid");
+        assert_eq!(value.to_json_string().as_deref(), Some("[{\"\u{4141}\":1},{\"AA\":2}]"));
+        for text in ["[{\"a\\\"b\":1},{\"a\"b\":1}]", "[{\"tab\\t\":1},{\"tab\t\":1}]"] {
+            assert_eq!(
+                parse_json(text).map_err(|error| error.code()),
+                Err("json-syntax"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn rows_share_one_key_list() {
+        let rows: Vec<String> = (0..60)
+            .map(|idx| match idx % 3 {
+                0 | 1 => format!(r#"{{"a":{idx},"b":{{"c":{idx}}}}}"#),
+                _ => format!(r#"{{"b":{idx},"a":{idx}}}"#),
+            })
+            .collect();
+        let value = parse_json(&format!("[{}]", rows.join(","))).expect("valid");
+        let rows = value.as_array().expect("an array");
+        let list = |idx: usize| rows[idx].as_object().expect("an object").key_list().clone();
+        let inner = |idx: usize| {
+            let nested = rows[idx]
+                .as_object()
+                .and_then(|row| row.get_str("b"))
+                .and_then(Value::as_object);
+            nested.expect("nested").key_list().clone()
+        };
+        for idx in 0..60 {
+            let (first, nested) = match idx % 3 {
+                0 | 1 => (0, Some(0)),
+                _ => (2, None),
+            };
+            assert!(list(idx).ptr_eq(&list(first)), "row {idx}");
+            if let Some(nested) = nested {
+                assert!(inner(idx).ptr_eq(&inner(nested)), "row {idx}");
+            }
+        }
+        assert!(!list(0).ptr_eq(&list(2)));
     }
 }

@@ -39,8 +39,9 @@ use triomphe::ThinArc;
 /// assert_eq!(lone.to_string_lossy(), "\u{FFFD}");
 /// ```
 #[derive(Clone)]
-pub struct Str(ThinArc<Form, u8>);
+pub struct Str(ThinArc<u64, u8>);
 
+/// The form a string's bytes are in, read from its header word.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Form {
     Ascii,
@@ -48,6 +49,54 @@ enum Form {
     Wide {
         well_formed: bool,
     },
+}
+
+/// Header bit of a wide string; never set for ASCII, whose header bytes are all below 0x80.
+const WIDE: u64 = 1 << 63;
+/// Header bit of a wide string without lone surrogates.
+const WELL_FORMED: u64 = 1 << 62;
+
+/// The header word of the ASCII string `bytes`: its length (capped at 255) in the low byte and
+/// its first seven bytes above. Object lookups compare it before any bytes, and for a key of up
+/// to seven bytes it is the whole key, so one integer comparison decides.
+#[inline]
+pub(crate) fn ascii_tag(bytes: &[u8]) -> u64 {
+    prefix_tag(bytes, bytes.len())
+}
+
+/// [`ascii_tag`] of an ASCII string of `len` bytes that starts with `prefix` (which holds at
+/// least its first seven bytes, or all of them).
+#[inline]
+fn prefix_tag(prefix: &[u8], len: usize) -> u64 {
+    let mut head = [0u8; 8];
+    let n = prefix.len().min(7);
+    head[1..=n].copy_from_slice(&prefix[..n]);
+    head[0] = len.min(255) as u8;
+    u64::from_le_bytes(head)
+}
+
+/// True when `tag` (of any string) holds the whole string: ASCII of at most seven bytes. Such a
+/// string equals another exactly when their tags are equal.
+#[inline]
+pub(crate) fn tag_is_whole(tag: u64) -> bool {
+    tag & WIDE == 0 && tag & 0xFF <= 7
+}
+
+/// The header word of a wide string: length and first three code units, the form bits on top.
+fn wide_tag(units: &[u16], well_formed: bool) -> u64 {
+    wide_prefix_tag(units.iter().copied(), units.len(), well_formed)
+}
+
+/// [`wide_tag`] of a wide string of `len` code units that starts with `prefix`.
+pub(crate) fn wide_prefix_tag(prefix: impl Iterator<Item = u16>, len: usize, well_formed: bool) -> u64 {
+    let mut tag = len.min(255) as u64 | WIDE;
+    for (idx, unit) in prefix.take(3).enumerate() {
+        tag |= u64::from(unit) << (8 + 16 * idx);
+    }
+    if well_formed {
+        tag |= WELL_FORMED;
+    }
+    tag
 }
 
 const _: () = assert!(std::mem::size_of::<Str>() == 8);
@@ -84,7 +133,7 @@ impl Str {
     pub fn empty() -> Str {
         static EMPTY: OnceLock<Str> = OnceLock::new();
         EMPTY
-            .get_or_init(|| Str(ThinArc::from_header_and_slice(Form::Ascii, &[])))
+            .get_or_init(|| Str(ThinArc::from_header_and_slice(ascii_tag(&[]), &[])))
             .clone()
     }
 
@@ -98,7 +147,7 @@ impl Str {
         if bytes.is_empty() {
             return Some(Str::empty());
         }
-        Some(Str(ThinArc::from_header_and_slice(Form::Ascii, bytes)))
+        Some(Str(ThinArc::from_header_and_slice(ascii_tag(bytes), bytes)))
     }
 
     /// Makes a string from UTF-16 code units, lone surrogates included.
@@ -107,26 +156,49 @@ impl Str {
             if units.is_empty() {
                 return Str::empty();
             }
-            return Str(ThinArc::from_header_and_iter(
-                Form::Ascii,
-                units.iter().map(|&unit| unit as u8),
-            ));
+            let mut head = [0u8; 7];
+            for (byte, &unit) in head.iter_mut().zip(units) {
+                *byte = unit as u8;
+            }
+            let tag = prefix_tag(&head[..units.len().min(7)], units.len());
+            return Str(ThinArc::from_header_and_iter(tag, units.iter().map(|&unit| unit as u8)));
         }
-        let well_formed = units_well_formed(units);
-        Str(ThinArc::from_header_and_iter(
-            Form::Wide { well_formed },
-            KnownLength {
-                inner: units.iter().flat_map(|unit| unit.to_le_bytes()),
-                remaining: units.len() * 2,
-            },
-        ))
+        let tag = wide_tag(units, units_well_formed(units));
+        // Bytes laid out first and copied in one go: `ThinArc` fills from an iterator an item
+        // at a time.
+        let mut bytes = [0u8; 128];
+        if let Some(short) = bytes.get_mut(..units.len() * 2) {
+            for (pair, unit) in short.chunks_exact_mut(2).zip(units) {
+                pair.copy_from_slice(&unit.to_le_bytes());
+            }
+            return Str(ThinArc::from_header_and_slice(tag, short));
+        }
+        let bytes: Vec<u8> = units.iter().flat_map(|unit| unit.to_le_bytes()).collect();
+        Str(ThinArc::from_header_and_slice(tag, &bytes))
     }
 
+    #[inline]
     fn form(&self) -> Form {
+        let tag = self.tag();
+        if tag & WIDE == 0 {
+            Form::Ascii
+        } else {
+            Form::Wide {
+                well_formed: tag & WELL_FORMED != 0,
+            }
+        }
+    }
+
+    /// A summary of the content that equal strings share: see [`ascii_tag`]. For a wide string
+    /// it holds the length and the first three code units, with the top bit set.
+    #[inline]
+    pub(crate) fn tag(&self) -> u64 {
         self.0.header.header
     }
 
-    fn bytes(&self) -> &[u8] {
+    /// The stored bytes: the characters of an ASCII string, little-endian code units of a wide one.
+    #[inline]
+    pub(crate) fn bytes(&self) -> &[u8] {
         &self.0.slice
     }
 
@@ -147,7 +219,7 @@ impl Str {
     /// True when every code unit is ASCII.
     #[inline]
     pub fn is_ascii(&self) -> bool {
-        self.form() == Form::Ascii
+        self.tag() & WIDE == 0
     }
 
     /// True when the string holds no lone surrogate: JavaScript's `isWellFormed()`.
@@ -255,11 +327,17 @@ impl Str {
             return other.clone();
         }
         if self.is_ascii() && other.is_ascii() {
+            let len = self.bytes().len() + other.bytes().len();
+            let mut head = [0u8; 7];
+            for (byte, &unit) in head.iter_mut().zip(self.bytes().iter().chain(other.bytes())) {
+                *byte = unit;
+            }
+            let tag = prefix_tag(&head[..len.min(7)], len);
             return Str(ThinArc::from_header_and_iter(
-                Form::Ascii,
+                tag,
                 KnownLength {
                     inner: self.bytes().iter().chain(other.bytes()).copied(),
-                    remaining: self.bytes().len() + other.bytes().len(),
+                    remaining: len,
                 },
             ));
         }
@@ -366,7 +444,8 @@ impl From<char> for Str {
 impl PartialEq for Str {
     #[inline]
     fn eq(&self, other: &Str) -> bool {
-        self.ptr_eq(other) || (self.form() == other.form() && self.bytes() == other.bytes())
+        // Equal tags imply equal forms, and unequal tags unequal strings.
+        self.ptr_eq(other) || (self.tag() == other.tag() && self.bytes() == other.bytes())
     }
 }
 
@@ -482,5 +561,64 @@ mod tests {
         assert!(Str::from("x").eq_str("x"));
         assert!(!Str::from("x").eq_str("\u{e9}"));
         assert!(Str::from("\u{e9}").eq_str("\u{e9}"));
+    }
+}
+
+#[cfg(test)]
+mod tag_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn units() -> impl Strategy<Value = Vec<u16>> {
+        prop_oneof![
+            prop::collection::vec(0x20u16..0x7F, 0..300),
+            prop::collection::vec(
+                prop_oneof![0x20u16..0x7F, Just(0xE9), Just(0xD83D), Just(0xDE00), any::<u16>()],
+                0..12
+            ),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1_000))]
+
+        /// However a string is made, equal content means an equal header word, which lookups
+        /// and equality rely on.
+        #[test]
+        fn every_way_of_making_a_string_agrees(units in units(), split in any::<prop::sample::Index>()) {
+            let direct = Str::from_utf16(&units);
+            let at = split.index(units.len() + 1);
+            let joined = Str::from_utf16(&units[..at]).concat(&Str::from_utf16(&units[at..]));
+            let mut padded = vec![0x61];
+            padded.extend_from_slice(&units);
+            padded.push(0x62);
+            let sliced = Str::from_utf16(&padded).slice(1, units.len() + 1);
+            let mut made = vec![joined, sliced];
+            if let Ok(text) = String::from_utf16(&units) {
+                made.push(Str::from(text.as_str()));
+                prop_assert!(direct.eq_str(&text));
+            }
+            if units.iter().all(|&unit| unit < 0x80) {
+                let bytes: Vec<u8> = units.iter().map(|&unit| unit as u8).collect();
+                made.extend(Str::from_ascii(&bytes));
+                prop_assert_eq!(direct.tag(), ascii_tag(&bytes));
+            }
+            for other in &made {
+                prop_assert_eq!(other.tag(), direct.tag());
+                prop_assert_eq!(other, &direct);
+                prop_assert_eq!(other.is_well_formed(), direct.is_well_formed());
+            }
+            prop_assert_eq!(direct.is_ascii(), units.iter().all(|&unit| unit < 0x80));
+            prop_assert_eq!(direct.is_well_formed(), String::from_utf16(&units).is_ok());
+            prop_assert_eq!(direct.to_utf16(), units);
+        }
+
+        #[test]
+        fn a_whole_tag_decides_equality(a in "[a-c]{0,9}", b in "[a-c]{0,9}") {
+            let (a, b) = (Str::from(a.as_str()), Str::from(b.as_str()));
+            if tag_is_whole(a.tag()) {
+                prop_assert_eq!(a.tag() == b.tag(), a == b);
+            }
+        }
     }
 }
