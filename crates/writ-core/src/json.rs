@@ -8,8 +8,9 @@
 
 use std::fmt;
 
+use crate::number::write_js_number_into;
 use crate::object::{Keys, keys_are_simple};
-use crate::{Array, Object, Str, Value, write_js_number};
+use crate::{Array, Object, Str, Value};
 
 /// The deepest nesting [`parse_json`] accepts by default.
 pub const DEFAULT_MAX_JSON_DEPTH: usize = 512;
@@ -816,8 +817,6 @@ pub fn write_json_string(text: &Str, out: &mut String) {
 #[derive(Default)]
 struct Writer {
     out: Vec<u8>,
-    /// Room for one number, which [`write_js_number`] writes into a `String`.
-    number: String,
 }
 
 impl Writer {
@@ -894,38 +893,12 @@ impl Writer {
         self.out.extend_from_slice(short);
     }
 
-    fn number(&mut self, number: f64) {
-        // Integers are the common case, and their digits are all JavaScript writes for them
-        // (zero of either sign as `0`).
-        if number.fract() == 0.0 && number.abs() < 9_007_199_254_740_992.0 {
-            let mut digits = [0u8; 20];
-            let mut at = digits.len();
-            let mut rest = (number as i64).unsigned_abs();
-            loop {
-                at -= 1;
-                digits[at] = b'0' + (rest % 10) as u8;
-                rest /= 10;
-                if rest == 0 {
-                    break;
-                }
-            }
-            if number < 0.0 {
-                self.out.push(b'-');
-            }
-            self.out.extend_from_slice(&digits[at..]);
-            return;
-        }
-        self.number.clear();
-        write_js_number(number, &mut self.number);
-        self.out.extend_from_slice(self.number.as_bytes());
-    }
-
     fn value(&mut self, value: &Value) -> bool {
         match value {
             Value::Undefined => return false,
             Value::Null => self.out.extend_from_slice(b"null"),
             Value::Bool(flag) => self.out.extend_from_slice(if *flag { b"true" } else { b"false" }),
-            Value::Number(number) if number.is_finite() => self.number(*number),
+            Value::Number(number) if number.is_finite() => write_js_number_into(*number, &mut self.out),
             Value::Number(_) => self.out.extend_from_slice(b"null"),
             Value::String(text) => self.string(text),
             Value::Array(elements) => {
