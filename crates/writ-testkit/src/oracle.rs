@@ -16,9 +16,10 @@
 //! `npm ci --prefix oracle` installs them.
 
 use std::fmt;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use writ_core::Outcome;
 
@@ -72,8 +73,11 @@ fn check_installed() -> Result<(), OracleError> {
     Ok(())
 }
 
+/// How long one oracle run may take, by default, before it is stopped.
+pub const ORACLE_TIME_LIMIT: Duration = Duration::from_secs(120);
+
 /// Runs `node <script> <args>` with `input` on stdin and returns its stdout.
-fn run_node(script: &str, args: &[&str], input: &str) -> Result<String, OracleError> {
+fn run_node(script: &str, args: &[&str], input: &str, time_limit: Duration) -> Result<String, OracleError> {
     let mut child = Command::new("node")
         .arg(oracle_dir().join(script))
         .args(args)
@@ -90,15 +94,55 @@ fn run_node(script: &str, args: &[&str], input: &str) -> Result<String, OracleEr
         .stdin
         .take()
         .ok_or_else(|| OracleError("node's stdin was not piped".into()))?;
-    // Write from a thread, so a large input cannot deadlock against a full stdout pipe.
+    // Write and read from threads, so a large input cannot deadlock against a full pipe, while
+    // this thread enforces the time limit.
     let input = input.to_owned();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child
-        .wait_with_output()
-        .map_err(|error| OracleError(format!("node did not finish: {error}")))?;
-    let written = writer
-        .join()
-        .map_err(|_| OracleError("the stdin writer panicked".into()))?;
+    let mut stdout = child
+        .stdout
+        .take()
+        .ok_or_else(|| OracleError("node's stdout was not piped".into()))?;
+    let mut stderr = child
+        .stderr
+        .take()
+        .ok_or_else(|| OracleError("node's stderr was not piped".into()))?;
+    let stdout_reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stdout.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    let stderr_reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stderr.read_to_end(&mut bytes).map(|_| bytes)
+    });
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() > time_limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(OracleError(format!(
+                    "node {script} ran past {} ms and was stopped (does a case loop forever?)",
+                    time_limit.as_millis()
+                )));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(error) => return Err(OracleError(format!("node did not finish: {error}"))),
+        }
+    };
+    let joined = |name: &str| OracleError(format!("the {name} thread panicked"));
+    let written = writer.join().map_err(|_| joined("stdin writer"))?;
+    let output = std::process::Output {
+        status,
+        stdout: stdout_reader
+            .join()
+            .map_err(|_| joined("stdout reader"))?
+            .map_err(|error| OracleError(format!("could not read node's output: {error}")))?,
+        stderr: stderr_reader
+            .join()
+            .map_err(|_| joined("stderr reader"))?
+            .unwrap_or_default(),
+    };
     if !output.status.success() {
         return Err(OracleError(format!(
             "node {script} failed ({}): {}",
@@ -118,8 +162,17 @@ fn run_node(script: &str, args: &[&str], input: &str) -> Result<String, OracleEr
 /// When node or the oracle's packages are missing, when node fails, or when it writes a line
 /// that is not an envelope.
 pub fn run_batch(language: Language, jsonl: &str) -> Result<Vec<Outcome>, OracleError> {
+    run_batch_within(language, jsonl, ORACLE_TIME_LIMIT)
+}
+
+/// [`run_batch`], stopping node once `time_limit` has passed.
+///
+/// # Errors
+///
+/// As [`run_batch`], and when the time limit passes.
+pub fn run_batch_within(language: Language, jsonl: &str, time_limit: Duration) -> Result<Vec<Outcome>, OracleError> {
     check_installed()?;
-    let stdout = run_node("run.mjs", &["--lang", language.name(), "-"], jsonl)?;
+    let stdout = run_node("run.mjs", &["--lang", language.name(), "-"], jsonl, time_limit)?;
     stdout
         .lines()
         .map(|line| Outcome::parse_envelope(line).map_err(|error| OracleError(format!("{error}: {line}"))))
@@ -136,7 +189,7 @@ pub fn js_number_strings(numbers: &[f64]) -> Result<Vec<String>, OracleError> {
     for number in numbers {
         input.push_str(&format!("{:016x}\n", number.to_bits()));
     }
-    let stdout = run_node("numbers.mjs", &[], &input)?;
+    let stdout = run_node("numbers.mjs", &[], &input, ORACLE_TIME_LIMIT)?;
     let strings: Vec<String> = stdout.lines().map(str::to_owned).collect();
     if strings.len() != numbers.len() {
         return Err(OracleError(format!(

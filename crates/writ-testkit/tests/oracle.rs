@@ -1,7 +1,9 @@
 //! The oracle runs end to end: every smoke corpus reproduces its committed expected answers.
 
+use std::time::{Duration, Instant};
 use writ_core::Outcome;
-use writ_testkit::oracle::{Language, oracle_dir, run_batch};
+
+use writ_testkit::oracle::{Language, oracle_dir, run_batch, run_batch_within};
 
 fn check_corpus(language: Language) {
     let dir = oracle_dir().join("corpus");
@@ -62,4 +64,17 @@ fn envelopes_carry_values_undefined_and_codes() {
             "batch-line-invalid"
         ]
     );
+}
+
+#[test]
+fn a_case_that_never_ends_is_stopped() {
+    let started = Instant::now();
+    let error = run_batch_within(
+        Language::Js,
+        "{\"expr\": \"(() => { while (true) {} })()\"}\n",
+        Duration::from_secs(2),
+    )
+    .expect_err("an endless loop cannot answer");
+    assert!(error.to_string().contains("was stopped"), "{error}");
+    assert!(started.elapsed() < Duration::from_secs(30));
 }
