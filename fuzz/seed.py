@@ -1,0 +1,18 @@
+"""Seeds the fuzz corpora from writ's own data files: run from fuzz/ before the first run."""
+import json
+import pathlib
+
+here = pathlib.Path(__file__).parent
+structured = here / "corpus" / "structured"
+reader = here / "corpus" / "json_reader"
+structured.mkdir(parents=True, exist_ok=True)
+reader.mkdir(parents=True, exist_ok=True)
+cases = (here / "../crates/writ-cells/tests/corpus/structured.jsonl").read_text().splitlines()
+for idx, line in enumerate(cases):
+    case = json.loads(line)
+    data = json.dumps(case.get("data"), ensure_ascii=False)
+    predicate = json.dumps(case["expr"], ensure_ascii=False)
+    (structured / f"seed{idx:03}").write_bytes((predicate + "\0" + data).encode())
+    (reader / f"seed{idx:03}").write_bytes(data.encode())
+for idx, line in enumerate((here / "../examples/predicates.jsonl").read_text().splitlines()):
+    (reader / f"example{idx:03}").write_bytes(line.encode())
