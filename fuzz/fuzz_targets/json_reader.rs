@@ -12,5 +12,5 @@ fuzz_target!(|bytes: &[u8]| {
     let written = value.to_json_string().expect("a parsed value is never undefined");
     let again = parse_json_with_depth(&written, 64).expect("written JSON reads back");
     assert_eq!(again.to_json_string().as_deref(), Some(written.as_str()));
-    assert_eq!(writ_core::Value::from(&value.to_serde_json()).to_json_string().is_some(), true);
+    assert!(writ_core::Value::from(&value.to_serde_json()).to_json_string().is_some());
 });
