@@ -893,42 +893,85 @@ impl Writer {
         self.out.extend_from_slice(short);
     }
 
-    fn value(&mut self, value: &Value) -> bool {
-        match value {
-            Value::Undefined => return false,
-            Value::Null => self.out.extend_from_slice(b"null"),
-            Value::Bool(flag) => self.out.extend_from_slice(if *flag { b"true" } else { b"false" }),
-            Value::Number(number) if number.is_finite() => write_js_number_into(*number, &mut self.out),
-            Value::Number(_) => self.out.extend_from_slice(b"null"),
-            Value::String(text) => self.string(text),
-            Value::Array(elements) => {
-                self.out.push(b'[');
-                for (idx, element) in elements.iter().enumerate() {
-                    if idx > 0 {
+    /// Writes `root`; false, writing nothing, for `undefined`. Containers are walked with an
+    /// explicit stack, so any depth is safe.
+    fn value(&mut self, root: &Value) -> bool {
+        /// A container being written, and how far.
+        enum Open<'v> {
+            Array {
+                elements: &'v [Value],
+                next: usize,
+            },
+            Object {
+                object: &'v Object,
+                next: usize,
+                first: bool,
+            },
+        }
+        if root.is_undefined() {
+            return false;
+        }
+        let mut stack: Vec<Open<'_>> = Vec::new();
+        let mut pending = Some(root);
+        loop {
+            match pending.take() {
+                Some(Value::Array(elements)) => {
+                    self.out.push(b'[');
+                    stack.push(Open::Array {
+                        elements: elements.as_slice(),
+                        next: 0,
+                    });
+                }
+                Some(Value::Object(object)) => {
+                    self.out.push(b'{');
+                    stack.push(Open::Object {
+                        object,
+                        next: 0,
+                        first: true,
+                    });
+                }
+                Some(leaf) => self.leaf(leaf),
+                None => {}
+            }
+            let Some(top) = stack.last_mut() else {
+                return true;
+            };
+            match top {
+                Open::Array { elements, next } => {
+                    let Some(element) = elements.get(*next) else {
+                        self.out.push(b']');
+                        stack.pop();
+                        continue;
+                    };
+                    if *next > 0 {
                         self.out.push(b',');
                     }
-                    if !self.value(element) {
+                    *next += 1;
+                    if element.is_undefined() {
                         self.out.extend_from_slice(b"null");
+                    } else {
+                        pending = Some(element);
                     }
                 }
-                self.out.push(b']');
-            }
-            Value::Object(object) => {
-                self.out.push(b'{');
-                let keys = object.key_list();
-                let plain = keys.is_plain();
-                let mut first = true;
-                for (key, value) in keys.iter().zip(object.value_slice()) {
-                    if value.is_undefined() {
-                        continue;
+                Open::Object { object, next, first } => {
+                    let object: &Object = object;
+                    let values = object.value_slice();
+                    while values.get(*next).is_some_and(Value::is_undefined) {
+                        *next += 1;
                     }
-                    if !first {
+                    let (Some(value), Some(key)) = (values.get(*next), object.key_list().get(*next)) else {
+                        self.out.push(b'}');
+                        stack.pop();
+                        continue;
+                    };
+                    if !*first {
                         self.out.push(b',');
                     }
-                    first = false;
+                    *first = false;
+                    *next += 1;
                     match key.ascii_bytes() {
                         // Nothing in a plain key needs escaping.
-                        Some(bytes) if plain => {
+                        Some(bytes) if object.key_list().is_plain() => {
                             self.out.push(b'"');
                             self.out.extend_from_slice(bytes);
                             self.out.extend_from_slice(b"\":");
@@ -938,12 +981,21 @@ impl Writer {
                             self.out.push(b':');
                         }
                     }
-                    self.value(value);
+                    pending = Some(value);
                 }
-                self.out.push(b'}');
             }
         }
-        true
+    }
+
+    /// Writes a value that is not a container (and not `undefined`).
+    fn leaf(&mut self, value: &Value) {
+        match value {
+            Value::Null | Value::Undefined | Value::Array(_) | Value::Object(_) => self.out.extend_from_slice(b"null"),
+            Value::Bool(flag) => self.out.extend_from_slice(if *flag { b"true" } else { b"false" }),
+            Value::Number(number) if number.is_finite() => write_js_number_into(*number, &mut self.out),
+            Value::Number(_) => self.out.extend_from_slice(b"null"),
+            Value::String(text) => self.string(text),
+        }
     }
 }
 

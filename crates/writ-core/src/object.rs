@@ -94,6 +94,18 @@ impl KeySlot {
     }
 }
 
+impl Drop for Object {
+    /// Takes nested containers apart one level at a time; see [`crate::value::dismantle`].
+    fn drop(&mut self) {
+        // A shared object is only released here, never taken apart.
+        if ThinArc::strong_count(&self.0) == 1 && self.value_slice().iter().any(Value::is_container) {
+            let mut pending = Vec::new();
+            self.take_unshared_values(&mut pending);
+            crate::value::dismantle(pending);
+        }
+    }
+}
+
 /// Key position by hash: open addressing with linear probing over positions plus one (zero
 /// is empty), at most half full. The hash is keyed per index, so crafted keys cannot make
 /// every lookup probe the whole table.
@@ -583,6 +595,15 @@ impl Object {
     #[inline]
     pub(crate) fn value_slice(&self) -> &[Value] {
         &self.0.slice[..self.len()]
+    }
+
+    /// Moves the values into `pending` when no one else holds this object, leaving
+    /// `undefined` behind; see [`crate::value::dismantle`].
+    pub(crate) fn take_unshared_values(&mut self, pending: &mut Vec<Value>) {
+        let len = self.len();
+        with_unique(&mut self.0, |data| {
+            pending.extend(data.slice_mut()[..len].iter_mut().map(std::mem::take));
+        });
     }
 
     /// The number of entries.

@@ -82,13 +82,42 @@ impl Array {
     }
 
     /// The elements as an owned `Vec`, copied only if this array is shared.
-    pub fn into_vec(self) -> Vec<Value> {
-        Arc::unwrap_or_clone(self.0)
+    pub fn into_vec(mut self) -> Vec<Value> {
+        match Arc::get_mut(&mut self.0) {
+            Some(elements) => std::mem::take(elements),
+            None => self.0.to_vec(),
+        }
     }
 
     /// True when both handles point at the same allocation.
     pub fn ptr_eq(&self, other: &Array) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Drop for Array {
+    /// Takes nested containers apart one level at a time, so that dropping a value nested a
+    /// million levels deep needs no more stack than dropping a flat one.
+    fn drop(&mut self) {
+        if let Some(elements) = Arc::get_mut(&mut self.0).filter(|elements| elements.iter().any(Value::is_container)) {
+            dismantle(std::mem::take(elements));
+        }
+    }
+}
+
+/// Drops `pending` and everything only it holds, emptying each unshared container before it
+/// drops, so that no drop recurses more than one level.
+pub(crate) fn dismantle(mut pending: Vec<Value>) {
+    while let Some(mut value) = pending.pop() {
+        match &mut value {
+            Value::Array(array) => {
+                if let Some(elements) = Arc::get_mut(&mut array.0) {
+                    pending.append(elements);
+                }
+            }
+            Value::Object(object) => object.take_unshared_values(&mut pending),
+            _ => {}
+        }
     }
 }
 
@@ -170,6 +199,12 @@ impl Value {
             Value::Array(_) => ValueKind::Array,
             Value::Object(_) => ValueKind::Object,
         }
+    }
+
+    /// True for arrays and objects.
+    #[inline]
+    pub fn is_container(&self) -> bool {
+        matches!(self, Value::Array(_) | Value::Object(_))
     }
 
     /// True for `undefined`.
@@ -338,6 +373,22 @@ mod tests {
             (Value::Array(a), Value::Array(b)) => assert!(a.ptr_eq(b)),
             _ => unreachable!("both are arrays"),
         }
+    }
+
+    #[test]
+    fn dropping_a_deep_value_needs_no_deep_stack() {
+        let mut deep = Value::Null;
+        for level in 0..1_000_000 {
+            deep = if level % 2 == 0 {
+                Value::from(vec![deep, Value::from(1.0)])
+            } else {
+                let mut object = Object::new();
+                object.insert("next".into(), deep);
+                Value::from(object)
+            };
+        }
+        // A test thread has a 2 MiB stack; a recursive drop of a million levels would overflow it.
+        drop(deep);
     }
 
     #[test]

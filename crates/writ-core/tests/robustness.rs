@@ -55,3 +55,20 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_value_of_any_depth_writes_and_drops_without_a_deep_stack() {
+    let levels = 200_000;
+    let mut deep = Value::from(1.0);
+    for _ in 0..levels {
+        let mut object = writ_core::Object::new();
+        object.insert("a".into(), Value::from(vec![deep, Value::Undefined]));
+        deep = Value::from(object);
+    }
+    let text = deep.to_json_string().unwrap_or_default();
+    assert_eq!(text.len(), levels * r#"{"a":[,null]}"#.len() + 1);
+    assert!(text.starts_with(r#"{"a":[{"a":[{"#), "{}", &text[..20]);
+    assert!(text.ends_with("null]},null]}"), "{}", &text[text.len() - 20..]);
+    // The reader refuses what it would not build; the writer and drop cope with what engines build.
+    assert_eq!(parse_json(&text).map_err(|error| error.code()), Err("json-too-deep"));
+}
