@@ -63,6 +63,13 @@ impl Language {
         }
     }
 
+    /// True when `expr` may be JSON rather than source text (a structured predicate is JSON).
+    fn takes_json_expr(self) -> bool {
+        match self {
+            Language::Structured => true,
+        }
+    }
+
     fn limit_names(self) -> &'static [LimitName] {
         match self {
             Language::Structured => &[
@@ -199,7 +206,7 @@ fn read_request(language: Language, base_limits: &Limits, line: &str) -> Result<
         None => return Err("missing \"expr\"".into()),
         Some(expr) => expr.clone(),
     };
-    if language != Language::Structured && expr.as_str().is_none() {
+    if !language.takes_json_expr() && expr.as_str().is_none() {
         return Err("\"expr\" is not a string".into());
     }
     let limits = match object.get_str("limits") {
