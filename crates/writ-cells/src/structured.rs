@@ -422,47 +422,33 @@ fn strict_equal(a: &Value, b: &Value, meter: &mut Meter) -> Result<bool, BudgetE
             a == b
         }
         (Value::Array(a), Value::Array(b)) => {
-            if a.ptr_eq(b) {
-                return Ok(true);
-            }
-            if a.len() != b.len() {
-                return Ok(false);
-            }
-            meter.enter()?;
-            let mut equal = true;
-            for (a, b) in a.iter().zip(b.iter()) {
-                if !strict_equal(a, b, meter)? {
-                    equal = false;
-                    break;
-                }
-            }
-            meter.leave();
-            equal
+            a.ptr_eq(b) || (a.len() == b.len() && all_equal(a.iter().zip(b.iter()).map(|(a, b)| (a, Some(b))), meter)?)
         }
         (Value::Object(a), Value::Object(b)) => {
-            if a.ptr_eq(b) {
-                return Ok(true);
-            }
-            if a.len() != b.len() {
-                return Ok(false);
-            }
-            meter.enter()?;
-            let mut equal = true;
-            for (key, a) in a.iter() {
-                let matched = match b.get(key) {
-                    Some(b) => strict_equal(a, b, meter)?,
-                    None => false,
-                };
-                if !matched {
-                    equal = false;
-                    break;
-                }
-            }
-            meter.leave();
-            equal
+            a.ptr_eq(b) || (a.len() == b.len() && all_equal(a.iter().map(|(key, a)| (a, b.get(key))), meter)?)
         }
         _ => false,
     })
+}
+
+/// True when every pair is equal (a missing counterpart is unequal), one nesting level down.
+fn all_equal<'v>(
+    pairs: impl Iterator<Item = (&'v Value, Option<&'v Value>)>,
+    meter: &mut Meter,
+) -> Result<bool, BudgetExceeded> {
+    meter.enter()?;
+    let mut equal = true;
+    for (a, b) in pairs {
+        equal = match b {
+            Some(b) => strict_equal(a, b, meter)?,
+            None => false,
+        };
+        if !equal {
+            break;
+        }
+    }
+    meter.leave();
+    Ok(equal)
 }
 
 /// Substring search over code units, charged its worst case (haystack times needle, per 16
