@@ -13,7 +13,7 @@ use clap::{Args, ValueEnum};
 use writ_cells::structured;
 use writ_core::{Limits, Outcome, Value, parse_json};
 
-use crate::limits::{self, LimitField, LimitName};
+use crate::limits::{self, LimitName};
 use crate::{CommandError, ExitStatus, UsageError};
 
 /// Arguments of `writ eval`.
@@ -72,16 +72,7 @@ impl Language {
 
     fn limit_names(self) -> &'static [LimitName] {
         match self {
-            Language::Structured => &[
-                LimitName {
-                    name: "steps",
-                    field: LimitField::Steps,
-                },
-                LimitName {
-                    name: "ms",
-                    field: LimitField::Milliseconds,
-                },
-            ],
+            Language::Structured => limits::STEPS_AND_MS,
         }
     }
 

@@ -19,6 +19,18 @@ pub struct LimitName {
     pub field: LimitField,
 }
 
+/// A step count and a time in milliseconds, as seed 004 names them (`steps`, `ms`).
+pub const STEPS_AND_MS: &[LimitName] = &[
+    LimitName {
+        name: "steps",
+        field: LimitField::Steps,
+    },
+    LimitName {
+        name: "ms",
+        field: LimitField::Milliseconds,
+    },
+];
+
 /// Applies a JSON object of limits on top of `base`.
 ///
 /// Values are non-negative integers; a name the language does not know is refused with the
@@ -65,16 +77,7 @@ pub fn apply(base: Limits, json: &Value, names: &[LimitName], language: &str) ->
 mod tests {
     use super::*;
 
-    const NAMES: &[LimitName] = &[
-        LimitName {
-            name: "steps",
-            field: LimitField::Steps,
-        },
-        LimitName {
-            name: "ms",
-            field: LimitField::Milliseconds,
-        },
-    ];
+    const NAMES: &[LimitName] = STEPS_AND_MS;
 
     fn apply_text(text: &str) -> Result<Limits, String> {
         let json = writ_core::parse_json(text).expect("valid JSON");
