@@ -1,0 +1,284 @@
+//! JavaScript's conversions (ToString, ToNumber, ToIntegerOrInfinity, typeof) over writ
+//! values, charged to the meter by what they read and build.
+
+use writ_core::{Array, Str, Value, js_number_to_string};
+
+use crate::error::Result;
+use crate::interp::Cx;
+
+/// `String(n)` for a number.
+pub(crate) fn number_to_str(n: f64) -> Str {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        // Small integers are the common case; their digits are all JavaScript writes.
+        let digits = itoa_buf(n as i64);
+        return Str::from_ascii(digits.as_bytes()).unwrap_or_default();
+    }
+    Str::from(js_number_to_string(n))
+}
+
+struct Digits {
+    bytes: [u8; 24],
+    start: usize,
+}
+
+impl Digits {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[self.start..]
+    }
+}
+
+fn itoa_buf(n: i64) -> Digits {
+    let mut bytes = [0u8; 24];
+    let mut pos = bytes.len();
+    let negative = n < 0;
+    let mut m = n.unsigned_abs();
+    loop {
+        pos -= 1;
+        bytes[pos] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if negative {
+        pos -= 1;
+        bytes[pos] = b'-';
+    }
+    Digits { bytes, start: pos }
+}
+
+/// JavaScript's `ToString`, charged: an array costs a step per item walked (recursively) and
+/// the string it builds.
+pub(crate) fn to_string(cx: &mut Cx<'_>, value: &Value) -> Result<Str> {
+    Ok(match value {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => number_to_str(*n),
+        Value::Bool(true) => Str::from("true"),
+        Value::Bool(false) => Str::from("false"),
+        Value::Null => Str::from("null"),
+        Value::Undefined => Str::from("undefined"),
+        Value::Object(_) => Str::from("[object Object]"),
+        Value::Array(items) => join(cx, items, &Str::from(","))?,
+    })
+}
+
+/// `Array.prototype.join`: a step per item walked, nested arrays joined with `,`, `null` and
+/// `undefined` as empty text; the result is checked against the caps before it is built.
+pub(crate) fn join(cx: &mut Cx<'_>, items: &Array, separator: &Str) -> Result<Str> {
+    let mut parts: Vec<Str> = Vec::with_capacity(items.len());
+    let mut total = 0usize;
+    for item in items.iter() {
+        cx.steps(1)?;
+        let part = match item {
+            Value::Null | Value::Undefined => Str::empty(),
+            Value::Array(inner) => join(cx, inner, &Str::from(","))?,
+            other => to_string(cx, other)?,
+        };
+        total = total.saturating_add(part.len_utf16());
+        parts.push(part);
+    }
+    total = total.saturating_add(separator.len_utf16().saturating_mul(items.len().saturating_sub(1)));
+    cx.string(total)?;
+    Ok(concat_all(&parts, separator, total))
+}
+
+/// Joins `parts` with `separator`; `total` is the length of the result.
+pub(crate) fn concat_all(parts: &[Str], separator: &Str, total: usize) -> Str {
+    if parts.len() == 1 {
+        return parts[0].clone();
+    }
+    let ascii = separator.is_ascii() && parts.iter().all(Str::is_ascii);
+    if ascii {
+        let mut out = Vec::with_capacity(total);
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(separator.ascii_bytes().unwrap_or_default());
+            }
+            out.extend_from_slice(part.ascii_bytes().unwrap_or_default());
+        }
+        return Str::from_ascii(&out).unwrap_or_default();
+    }
+    let mut out: Vec<u16> = Vec::with_capacity(total);
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.extend(separator.code_units());
+        }
+        out.extend(part.code_units());
+    }
+    Str::from_utf16(&out)
+}
+
+/// JavaScript's `ToNumber`, charged a step per 16 characters of text it reads.
+pub(crate) fn to_number(cx: &mut Cx<'_>, value: &Value) -> Result<f64> {
+    Ok(match value {
+        Value::Number(n) => *n,
+        Value::Bool(b) => f64::from(u8::from(*b)),
+        Value::Null => 0.0,
+        Value::Undefined => f64::NAN,
+        Value::String(s) => {
+            cx.text(s.len_utf16())?;
+            string_to_number(s)
+        }
+        Value::Object(_) => f64::NAN,
+        Value::Array(_) => {
+            let text = to_string(cx, value)?;
+            string_to_number(&text)
+        }
+    })
+}
+
+/// Whether `unit` is JavaScript white space or a line terminator (what `trim` removes).
+pub(crate) fn is_js_space(unit: u16) -> bool {
+    matches!(
+        unit,
+        0x09 | 0x0A | 0x0B | 0x0C | 0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F
+            | 0x205F | 0x3000 | 0xFEFF
+    )
+}
+
+/// `StringToNumber`: the numeric literal grammar of ECMA-262 §7.1.4.1.1.
+pub(crate) fn string_to_number(text: &Str) -> f64 {
+    let units: Vec<u16> = text.code_units().collect();
+    let start = units.iter().position(|&u| !is_js_space(u)).unwrap_or(units.len());
+    let end = units.iter().rposition(|&u| !is_js_space(u)).map_or(start, |i| i + 1);
+    let trimmed = &units[start..end];
+    if trimmed.is_empty() {
+        return 0.0;
+    }
+    if trimmed.iter().any(|&u| u >= 0x80) {
+        return f64::NAN;
+    }
+    let body: String = trimmed.iter().map(|&u| char::from(u as u8)).collect();
+    parse_numeric_literal(&body)
+}
+
+fn parse_numeric_literal(body: &str) -> f64 {
+    let bytes = body.as_bytes();
+    if bytes.len() > 2 && bytes[0] == b'0' {
+        let radix = match bytes[1] {
+            b'x' | b'X' => 16,
+            b'o' | b'O' => 8,
+            b'b' | b'B' => 2,
+            _ => 0,
+        };
+        if radix != 0 {
+            let mut value = 0f64;
+            for &b in &bytes[2..] {
+                match char::from(b).to_digit(radix) {
+                    Some(d) => value = value * f64::from(radix) + f64::from(d),
+                    None => return f64::NAN,
+                }
+            }
+            return value;
+        }
+    }
+    let (sign, unsigned) = match bytes[0] {
+        b'+' => (1.0, &body[1..]),
+        b'-' => (-1.0, &body[1..]),
+        _ => (1.0, body),
+    };
+    if unsigned == "Infinity" {
+        return sign * f64::INFINITY;
+    }
+    if !is_decimal_literal(unsigned.as_bytes()) {
+        return f64::NAN;
+    }
+    unsigned.parse::<f64>().map_or(f64::NAN, |v| sign * v)
+}
+
+/// `StrUnsignedDecimalLiteral`: digits, an optional fraction, an optional exponent; at least
+/// one digit before the exponent.
+fn is_decimal_literal(bytes: &[u8]) -> bool {
+    let mut i = 0;
+    let int_digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    i += int_digits;
+    let mut frac_digits = 0;
+    if bytes.get(i) == Some(&b'.') {
+        i += 1;
+        frac_digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+        i += frac_digits;
+    }
+    if int_digits + frac_digits == 0 {
+        return false;
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(bytes.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp_digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if exp_digits == 0 {
+            return false;
+        }
+        i += exp_digits;
+    }
+    i == bytes.len()
+}
+
+/// `ToIntegerOrInfinity` of a number already converted.
+pub(crate) fn integer_or_infinity(n: f64) -> f64 {
+    if n.is_nan() { 0.0 } else { n.trunc() + 0.0 }
+}
+
+/// `ToInt32` of a number already converted.
+pub(crate) fn to_int32(n: f64) -> i32 {
+    to_uint32(n) as i32
+}
+
+/// `ToUint32` of a number already converted.
+pub(crate) fn to_uint32(n: f64) -> u32 {
+    if !n.is_finite() {
+        return 0;
+    }
+    let modulo = n.trunc().rem_euclid(4294967296.0);
+    modulo as u32
+}
+
+/// What `typeof` answers for a value.
+pub(crate) fn type_of(value: &Value) -> &'static str {
+    match value {
+        Value::Undefined => "undefined",
+        Value::Null | Value::Object(_) | Value::Array(_) => "object",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+    }
+}
+
+/// The canonical array index a key spells (`"0"`, `"17"`, not `"01"` or `"-1"`), if any.
+pub(crate) fn array_index(key: &Str) -> Option<u32> {
+    let bytes = key.ascii_bytes()?;
+    if bytes.is_empty() || bytes.len() > 10 || (bytes.len() > 1 && bytes[0] == b'0') {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &b in bytes {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + u64::from(b - b'0');
+    }
+    // 2^32 - 1 is not an array index.
+    u32::try_from(n).ok().filter(|&n| n != u32::MAX)
+}
+
+/// A short rendering of a value for error messages: strings quoted, containers summarised.
+pub(crate) fn describe(value: &Value) -> String {
+    match value {
+        Value::String(s) => {
+            let text = s.to_string_lossy();
+            if text.chars().count() > 40 {
+                let head: String = text.chars().take(37).collect();
+                format!("\"{head}...\"")
+            } else {
+                format!("\"{text}\"")
+            }
+        }
+        Value::Number(n) => js_number_to_string(*n),
+        Value::Bool(b) => b.to_string(),
+        Value::Null => "null".to_owned(),
+        Value::Undefined => "undefined".to_owned(),
+        Value::Array(items) => format!("an array of {} items", items.len()),
+        Value::Object(_) => "an object".to_owned(),
+    }
+}
