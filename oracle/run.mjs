@@ -48,6 +48,104 @@ function isPlainObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+// ---------------------------------------------------------------- newer built-ins
+
+// Seed 004's language has Object.groupBy, Math.sumPrecise and Math.f16round, which node 20
+// lacks. They are defined here, from their specifications, only where node has no own.
+
+function groupBy(items, callback) {
+  const groups = Object.create(null);
+  let index = 0;
+  for (const item of items) {
+    const key = callback(item, index++);
+    const name = typeof key === 'symbol' ? key : String(key);
+    if (Object.hasOwn(groups, name)) groups[name].push(item);
+    else Object.defineProperty(groups, name, { value: [item], enumerable: true, writable: true, configurable: true });
+  }
+  return groups;
+}
+
+// The double nearest to units × 2^-1074 (ties to even), for a non-negative BigInt `units`.
+function unitsToDouble(units) {
+  const bits = units.toString(2).length;
+  if (bits <= 53) return Number(units) * 2 ** -1074;
+  let shift = bits - 53;
+  let q = units >> BigInt(shift);
+  const rem = units - (q << BigInt(shift));
+  const half = 1n << BigInt(shift - 1);
+  if (rem > half || (rem === half && (q & 1n) === 1n)) q += 1n;
+  if (q === 1n << 53n) {
+    q >>= 1n;
+    shift += 1;
+  }
+  const e = shift - 1074;
+  if (e > 971) return Infinity;
+  return Number(q) * 2 ** e;
+}
+
+function doubleToUnits(x) {
+  // x = m × 2^e exactly, with integer m; in units of 2^-1074.
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const hi = view.getUint32(0);
+  const lo = view.getUint32(4);
+  const exponent = (hi >>> 20) & 0x7ff;
+  let mantissa = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  let shift;
+  if (exponent === 0) shift = 0;
+  else {
+    mantissa |= 1n << 52n;
+    shift = exponent - 1;
+  }
+  return mantissa << BigInt(shift);
+}
+
+function sumPrecise(items) {
+  let sawPosInf = false;
+  let sawNegInf = false;
+  let sawNaN = false;
+  let allNegZero = true;
+  let total = 0n;
+  for (const item of items) {
+    if (typeof item !== 'number') throw new TypeError('Math.sumPrecise: every item must be a number');
+    if (Number.isNaN(item)) sawNaN = true;
+    else if (item === Infinity) sawPosInf = true;
+    else if (item === -Infinity) sawNegInf = true;
+    else {
+      if (!Object.is(item, -0)) allNegZero = false;
+      const units = doubleToUnits(item);
+      total += item < 0 ? -units : units;
+    }
+  }
+  if (sawNaN || (sawPosInf && sawNegInf)) return NaN;
+  if (sawPosInf) return Infinity;
+  if (sawNegInf) return -Infinity;
+  if (allNegZero) return -0;
+  if (total === 0n) return 0;
+  return total < 0n ? -unitsToDouble(-total) : unitsToDouble(total);
+}
+
+function f16round(value) {
+  const x = Number(value);
+  if (Number.isNaN(x) || x === 0 || !Number.isFinite(x)) return x;
+  const a = Math.abs(x);
+  if (a >= 65520) return x > 0 ? Infinity : -Infinity;
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e -= 1;
+  if (2 ** (e + 1) <= a) e += 1;
+  const step = e < -14 ? 2 ** -24 : 2 ** (e - 10);
+  const y = a / step;
+  let r = Math.floor(y);
+  const frac = y - r;
+  if (frac > 0.5 || (frac === 0.5 && r % 2 === 1)) r += 1;
+  const rounded = r * step;
+  return x < 0 ? -rounded : rounded;
+}
+
+if (typeof Object.groupBy !== 'function') Object.defineProperty(Object, 'groupBy', { value: groupBy, writable: true, configurable: true });
+if (typeof Math.sumPrecise !== 'function') Object.defineProperty(Math, 'sumPrecise', { value: sumPrecise, writable: true, configurable: true });
+if (typeof Math.f16round !== 'function') Object.defineProperty(Math, 'f16round', { value: f16round, writable: true, configurable: true });
+
 // ---------------------------------------------------------------- js
 
 // A key becomes a parameter when V8 accepts it as a strict-mode parameter name

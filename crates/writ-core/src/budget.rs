@@ -168,8 +168,9 @@ pub struct Meter {
     recorded: u64,
     step_limit: Option<u64>,
     check_interval: u64,
-    deadline: Option<(Instant, u64)>,
-    clock: Arc<dyn Clock>,
+    deadline: Deadline,
+    /// `None` reads [`SystemClock`] without holding an allocation for it.
+    clock: Option<Arc<dyn Clock>>,
     interrupt: Option<Interrupt>,
     allocated: u64,
     max_total_allocation: Option<u64>,
@@ -178,6 +179,16 @@ pub struct Meter {
     depth: u32,
     max_depth: Option<u32>,
     exceeded: Option<BudgetExceeded>,
+}
+
+/// The wall-clock bound of a [`Meter`].
+#[derive(Clone, Copy, Debug)]
+enum Deadline {
+    None,
+    /// A time limit whose clock starts at the first check.
+    Pending(Duration),
+    /// The instant the limit is reached, and the limit in milliseconds.
+    At(Instant, u64),
 }
 
 impl fmt::Debug for Meter {
@@ -194,19 +205,31 @@ impl fmt::Debug for Meter {
 impl Meter {
     /// Starts a meter on the system clock; the time limit counts from now.
     pub fn new(limits: &Limits) -> Meter {
-        Meter::with_clock(limits, Arc::new(SystemClock))
+        let mut meter = Meter::build(limits, None);
+        meter.start_clock();
+        meter
     }
 
     /// Starts a meter on `clock`; the time limit counts from `clock.now()`.
     pub fn with_clock(limits: &Limits, clock: Arc<dyn Clock>) -> Meter {
-        let deadline = limits.time.map(|time| {
-            let millis = u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
-            // A deadline past the end of time is no deadline.
-            (clock.now().checked_add(time), millis)
-        });
-        let deadline = match deadline {
-            Some((Some(at), millis)) => Some((at, millis)),
-            _ => None,
+        let mut meter = Meter::build(limits, Some(clock));
+        meter.start_clock();
+        meter
+    }
+
+    /// Starts a meter whose time limit counts from its first clock check rather than from
+    /// now, on `clock` or the system clock. An evaluation that ends within its first
+    /// [`Limits::check_interval`] steps then never reads the clock at all, which is most of
+    /// the cost of a small expression; one that runs longer is timed from its first check,
+    /// at most `check_interval` steps in.
+    pub fn starting_at_first_check(limits: &Limits, clock: Option<Arc<dyn Clock>>) -> Meter {
+        Meter::build(limits, clock)
+    }
+
+    fn build(limits: &Limits, clock: Option<Arc<dyn Clock>>) -> Meter {
+        let deadline = match limits.time {
+            Some(time) => Deadline::Pending(time),
+            None => Deadline::None,
         };
         let mut meter = Meter {
             fuel: 0,
@@ -227,6 +250,25 @@ impl Meter {
         };
         meter.grant(0);
         meter
+    }
+
+    fn now(&self) -> Instant {
+        match &self.clock {
+            Some(clock) => clock.now(),
+            None => Instant::now(),
+        }
+    }
+
+    /// Turns a pending time limit into a deadline from now.
+    fn start_clock(&mut self) {
+        if let Deadline::Pending(time) = self.deadline {
+            let millis = u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
+            // A deadline past the end of time is no deadline.
+            self.deadline = match self.now().checked_add(time) {
+                Some(at) => Deadline::At(at, millis),
+                None => Deadline::None,
+            };
+        }
     }
 
     /// Makes the meter fail at its next check once `interrupt` is raised.
@@ -317,10 +359,14 @@ impl Meter {
         {
             return self.fail(Bound::Interrupted, 0);
         }
-        if let Some((at, millis)) = self.deadline
-            && self.clock.now() >= at
-        {
-            return self.fail(Bound::Time, millis);
+        match self.deadline {
+            Deadline::At(at, millis) => {
+                if self.now() >= at {
+                    return self.fail(Bound::Time, millis);
+                }
+            }
+            Deadline::Pending(_) => self.start_clock(),
+            Deadline::None => {}
         }
         Ok(())
     }

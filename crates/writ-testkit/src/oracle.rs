@@ -78,7 +78,9 @@ pub const ORACLE_TIME_LIMIT: Duration = Duration::from_secs(120);
 
 /// Runs `node <script> <args>` with `input` on stdin and returns its stdout.
 fn run_node(script: &str, args: &[&str], input: &str, time_limit: Duration) -> Result<String, OracleError> {
+    // Date.parse reads local time for some forms; writ reads them as UTC, so node must too.
     let mut child = Command::new("node")
+        .env("TZ", "UTC")
         .arg(oracle_dir().join(script))
         .args(args)
         .stdin(Stdio::piped())
