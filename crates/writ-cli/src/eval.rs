@@ -13,7 +13,7 @@ use clap::{Args, ValueEnum};
 use writ_cells::structured;
 use writ_core::{Limits, Outcome, Value, parse_json};
 
-use crate::limits::{self, LimitName};
+use crate::limits::{self, LimitName, RequestLimits};
 use crate::{CommandError, ExitStatus, UsageError};
 
 /// Arguments of `writ eval`.
@@ -47,19 +47,22 @@ pub struct EvalArgs {
 enum Language {
     /// Structured predicates: {"path", "op", "value"} under "all", "any" and "not".
     Structured,
+    /// The JavaScript subset of seed 004: one expression over the names in `data`.
+    Js,
 }
 
 /// One evaluation request, from the command line or from a batch line.
 struct Request {
     expr: Value,
     data: Value,
-    limits: Limits,
+    limits: RequestLimits,
 }
 
 impl Language {
     fn name(self) -> &'static str {
         match self {
             Language::Structured => "structured",
+            Language::Js => "js",
         }
     }
 
@@ -67,18 +70,24 @@ impl Language {
     fn takes_json_expr(self) -> bool {
         match self {
             Language::Structured => true,
+            Language::Js => false,
         }
     }
 
     fn limit_names(self) -> &'static [LimitName] {
         match self {
             Language::Structured => limits::STEPS_AND_MS,
+            Language::Js => limits::JS_LIMITS,
         }
     }
 
-    fn default_limits(self) -> Limits {
+    fn default_limits(self) -> RequestLimits {
         match self {
-            Language::Structured => structured::DEFAULT_LIMITS,
+            Language::Structured => structured::DEFAULT_LIMITS.into(),
+            Language::Js => RequestLimits {
+                limits: writ_js::Budget::default().limits(),
+                max_source_length: Some(writ_js::DEFAULT_MAX_SOURCE_LENGTH as u64),
+            },
         }
     }
 
@@ -95,9 +104,35 @@ impl Language {
                     },
                     predicate => predicate.clone(),
                 };
-                structured::eval(&predicate, &request.data, &request.limits)
+                structured::eval(&predicate, &request.data, &request.limits.limits)
             }
+            Language::Js => answer_js(request),
         }
+    }
+}
+
+/// Runs a js request: `data`'s keys are the names the expression reads.
+fn answer_js(request: &Request) -> Outcome {
+    let limits = &request.limits.limits;
+    let defaults = writ_js::Budget::default();
+    let budget = writ_js::Budget {
+        steps: limits.steps.unwrap_or(defaults.steps),
+        ms: limits.time.map_or(defaults.ms, |time| u64::try_from(time.as_millis()).unwrap_or(u64::MAX)),
+        max_string_length: limits.max_string_length.unwrap_or(defaults.max_string_length),
+        max_array_length: limits.max_array_length.unwrap_or(defaults.max_array_length),
+        max_total_allocation: limits.max_total_allocation.unwrap_or(defaults.max_total_allocation),
+    };
+    let max_source_length = request
+        .limits
+        .max_source_length
+        .map_or(writ_js::DEFAULT_MAX_SOURCE_LENGTH, |length| usize::try_from(length).unwrap_or(usize::MAX));
+    let evaluator = writ_js::Evaluator::builder().budget(budget).max_source_length(max_source_length).build();
+    let source = request.expr.as_str().map(|text| text.to_string_lossy()).unwrap_or_default();
+    let contexts: Vec<&writ_core::Object> = request.data.as_object().into_iter().collect();
+    match evaluator.and_then(|evaluator| evaluator.eval(&source, &contexts)) {
+        Ok(Value::Undefined) => Outcome::Undefined,
+        Ok(value) => Outcome::Value(value),
+        Err(error) => Outcome::error(error.reason().code(), error.message()),
     }
 }
 
@@ -172,7 +207,7 @@ fn read_json_file(path: &PathBuf, flag: &str) -> Result<Value, UsageError> {
     parse_json(&text).map_err(|error| UsageError(format!("{flag}: {} is not JSON: {error}", path.display())))
 }
 
-fn run_batch(language: Language, base_limits: &Limits, input: &str, out: &mut impl Write) -> std::io::Result<()> {
+fn run_batch(language: Language, base_limits: &RequestLimits, input: &str, out: &mut impl Write) -> std::io::Result<()> {
     let input = input.strip_prefix('\u{FEFF}').unwrap_or(input);
     for (idx, line) in input.split('\n').enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -188,7 +223,7 @@ fn run_batch(language: Language, base_limits: &Limits, input: &str, out: &mut im
     Ok(())
 }
 
-fn read_request(language: Language, base_limits: &Limits, line: &str) -> Result<Request, String> {
+fn read_request(language: Language, base_limits: &RequestLimits, line: &str) -> Result<Request, String> {
     let json = parse_json(line).map_err(|error| format!("not valid JSON: {error}"))?;
     let Value::Object(object) = json else {
         return Err("not a JSON object".into());

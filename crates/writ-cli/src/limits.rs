@@ -1,5 +1,5 @@
 //! `--limits` and per-line `limits`: each language's own limit names, mapped onto
-//! [`writ_core::Limits`].
+//! [`writ_core::Limits`] (and, for js, the longest source).
 
 use std::time::Duration;
 
@@ -10,6 +10,25 @@ use writ_core::{Limits, Value, closest_name};
 pub enum LimitField {
     Steps,
     Milliseconds,
+    StringLength,
+    ArrayLength,
+    TotalAllocation,
+    SourceLength,
+}
+
+/// The limits of one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestLimits {
+    /// What an evaluation may spend.
+    pub limits: Limits,
+    /// The longest source, for languages that bound it before parsing.
+    pub max_source_length: Option<u64>,
+}
+
+impl From<Limits> for RequestLimits {
+    fn from(limits: Limits) -> RequestLimits {
+        RequestLimits { limits, max_source_length: None }
+    }
 }
 
 /// One limit a language accepts: its name as the language spells it, and what it sets.
@@ -31,11 +50,26 @@ pub const STEPS_AND_MS: &[LimitName] = &[
     },
 ];
 
+/// Seed 004's budget names for the js language.
+pub const JS_LIMITS: &[LimitName] = &[
+    LimitName { name: "steps", field: LimitField::Steps },
+    LimitName { name: "ms", field: LimitField::Milliseconds },
+    LimitName { name: "maxStringLength", field: LimitField::StringLength },
+    LimitName { name: "maxArrayLength", field: LimitField::ArrayLength },
+    LimitName { name: "maxTotalAllocation", field: LimitField::TotalAllocation },
+    LimitName { name: "maxSourceLength", field: LimitField::SourceLength },
+];
+
 /// Applies a JSON object of limits on top of `base`.
 ///
 /// Values are non-negative integers; a name the language does not know is refused with the
 /// nearest known name.
-pub fn apply(base: Limits, json: &Value, names: &[LimitName], language: &str) -> Result<Limits, String> {
+pub fn apply(
+    base: RequestLimits,
+    json: &Value,
+    names: &[LimitName],
+    language: &str,
+) -> Result<RequestLimits, String> {
     let Value::Object(object) = json else {
         return Err(format!(
             "limits must be a JSON object such as {{\"{}\": 10000}}, found {}",
@@ -66,8 +100,12 @@ pub fn apply(base: Limits, json: &Value, names: &[LimitName], language: &str) ->
                 )
             })? as u64;
         match limit.field {
-            LimitField::Steps => limits.steps = Some(amount),
-            LimitField::Milliseconds => limits.time = Some(Duration::from_millis(amount)),
+            LimitField::Steps => limits.limits.steps = Some(amount),
+            LimitField::Milliseconds => limits.limits.time = Some(Duration::from_millis(amount)),
+            LimitField::StringLength => limits.limits.max_string_length = Some(amount),
+            LimitField::ArrayLength => limits.limits.max_array_length = Some(amount),
+            LimitField::TotalAllocation => limits.limits.max_total_allocation = Some(amount),
+            LimitField::SourceLength => limits.max_source_length = Some(amount),
         }
     }
     Ok(limits)
@@ -81,7 +119,7 @@ mod tests {
 
     fn apply_text(text: &str) -> Result<Limits, String> {
         let json = writ_core::parse_json(text).expect("valid JSON");
-        apply(Limits::UNLIMITED, &json, NAMES, "structured")
+        apply(Limits::UNLIMITED.into(), &json, NAMES, "structured").map(|limits| limits.limits)
     }
 
     #[test]

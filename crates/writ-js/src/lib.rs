@@ -10,8 +10,13 @@ pub mod ast;
 mod builtins;
 mod coerce;
 mod error;
+mod evaluator;
+mod host;
 mod interp;
 mod ops;
+pub mod parse;
 pub mod tables;
 
 pub use error::{Error, Reason, Result};
+pub use evaluator::{Budget, Compiled, DEFAULT_MAX_SOURCE_LENGTH, Evaluator, EvaluatorBuilder, PARSE_CACHE_SIZE, Validation};
+pub use host::{HostFuture, HostFunction};

@@ -33,3 +33,12 @@ pub(crate) fn same_value(a: &Value, b: &Value) -> bool {
         _ => strict_equals(a, b),
     }
 }
+
+/// `**` and `Math.pow`: IEEE `pow` except that a NaN exponent gives NaN, and so does
+/// `(±1) ** ±Infinity` (where C's `pow` answers 1).
+pub(crate) fn js_pow(base: f64, exponent: f64) -> f64 {
+    if exponent.is_nan() || (base.abs() == 1.0 && exponent.is_infinite()) {
+        return f64::NAN;
+    }
+    base.powf(exponent)
+}

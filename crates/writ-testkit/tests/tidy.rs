@@ -13,7 +13,8 @@ fn workspace_root() -> PathBuf {
 const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ("writ-core", &[]),
     ("writ-cells", &["writ-core"]),
-    ("writ-cli", &["writ-core", "writ-cells"]),
+    ("writ-js", &["writ-core"]),
+    ("writ-cli", &["writ-core", "writ-cells", "writ-js"]),
     ("writ-testkit", &["writ-core"]),
     ("writ-bench", &["writ-core"]),
 ];

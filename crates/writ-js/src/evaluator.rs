@@ -1,0 +1,403 @@
+//! The `Evaluator`: built once with its host functions, source limit and budget; it parses
+//! each source once (a bounded cache), and runs it any number of times.
+
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
+use std::time::Duration;
+
+use writ_core::{Clock, Limits, Meter, Object, Value};
+
+use crate::ast::Program;
+use crate::error::{Error, Reason, Result};
+use crate::host::{HostFunction, name_fault};
+use crate::interp::{Completion, Cx};
+use crate::parse::{ParseOptions, parse};
+
+/// The longest source an evaluator accepts by default, in UTF-16 code units.
+pub const DEFAULT_MAX_SOURCE_LENGTH: usize = 1000;
+
+/// How many parsed sources an evaluator keeps; the oldest is dropped first.
+pub const PARSE_CACHE_SIZE: usize = 500;
+
+/// What one evaluation may spend: seed 004's budget, with its defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Steps: each node evaluated, plus a step per item a built-in walks or builds and per
+    /// 16 characters it reads or writes. Default 1,000,000.
+    pub steps: u64,
+    /// Milliseconds, checked every 2048 steps and after each locale formatter is built.
+    /// Default 100.
+    pub ms: u64,
+    /// Characters (UTF-16 code units) in one string. Default 1,000,000.
+    pub max_string_length: u64,
+    /// Elements in one array. Default 100,000.
+    pub max_array_length: u64,
+    /// Characters and elements built in one evaluation, all told. Default 10,000,000.
+    pub max_total_allocation: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            steps: 1_000_000,
+            ms: 100,
+            max_string_length: 1_000_000,
+            max_array_length: 100_000,
+            max_total_allocation: 10_000_000,
+        }
+    }
+}
+
+impl Budget {
+    /// The budget as writ-core [`Limits`].
+    pub fn limits(&self) -> Limits {
+        Limits {
+            steps: Some(self.steps),
+            time: Some(Duration::from_millis(self.ms)),
+            max_string_length: Some(self.max_string_length),
+            max_array_length: Some(self.max_array_length),
+            max_total_allocation: Some(self.max_total_allocation),
+            max_depth: None,
+            ..Limits::UNLIMITED
+        }
+    }
+}
+
+/// What [`Evaluator::validate`] learns without running the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Validation {
+    /// Every free name (not an arrow parameter), in order of first appearance, globals and
+    /// host functions included.
+    pub free_names: Vec<String>,
+    /// The host functions the source calls, in order of first appearance.
+    pub host_calls: Vec<String>,
+}
+
+/// Everything a compiled expression needs besides its tree.
+struct Shared {
+    functions: Vec<HostFunction>,
+    names: Vec<String>,
+    max_source_length: usize,
+    budget: Budget,
+    limits: Limits,
+    clock: Option<Arc<dyn Clock>>,
+}
+
+/// Runs expressions: create one and reuse it; it holds the parse cache.
+///
+/// ```
+/// use writ_core::{Object, Value, parse_json};
+/// use writ_js::Evaluator;
+///
+/// let evaluator = Evaluator::new();
+/// let data = parse_json(r#"{"rows": [{"name": "Mug", "stock": 4}, {"name": "Kettle", "stock": 0}]}"#)?;
+/// let context = data.as_object().unwrap();
+/// let names = evaluator.eval("rows.filter(r => r.stock > 0).map(r => r.name).join(', ')", &[context])?;
+/// assert_eq!(names, Value::from("Mug"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Evaluator {
+    shared: Arc<Shared>,
+    cache: Mutex<ParseCache>,
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        Evaluator::new()
+    }
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator")
+            .field("functions", &self.shared.names)
+            .field("max_source_length", &self.shared.max_source_length)
+            .field("budget", &self.shared.budget)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Configures an [`Evaluator`].
+#[derive(Default)]
+pub struct EvaluatorBuilder {
+    functions: Vec<HostFunction>,
+    max_source_length: Option<usize>,
+    budget: Budget,
+    clock: Option<Arc<dyn Clock>>,
+}
+
+impl EvaluatorBuilder {
+    /// Binds a host function.
+    pub fn function(mut self, function: HostFunction) -> EvaluatorBuilder {
+        self.functions.push(function);
+        self
+    }
+
+    /// Binds host functions.
+    pub fn functions(mut self, functions: impl IntoIterator<Item = HostFunction>) -> EvaluatorBuilder {
+        self.functions.extend(functions);
+        self
+    }
+
+    /// The longest source accepted, in UTF-16 code units; longer is refused before parsing.
+    pub fn max_source_length(mut self, length: usize) -> EvaluatorBuilder {
+        self.max_source_length = Some(length);
+        self
+    }
+
+    /// The budget of every evaluation.
+    pub fn budget(mut self, budget: Budget) -> EvaluatorBuilder {
+        self.budget = budget;
+        self
+    }
+
+    /// The clock that bounds evaluation time (the system's monotonic clock by default).
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> EvaluatorBuilder {
+        self.clock = Some(clock);
+        self
+    }
+
+    /// Builds the evaluator.
+    ///
+    /// # Errors
+    ///
+    /// `host-function` when a function's name is not a valid identifier, is reserved or a
+    /// global, or is bound twice.
+    pub fn build(self) -> Result<Evaluator> {
+        let mut names: Vec<String> = Vec::with_capacity(self.functions.len());
+        for function in &self.functions {
+            if let Some(fault) = name_fault(function.name()) {
+                return Err(Error::new(Reason::HostFunction, fault));
+            }
+            if names.iter().any(|name| name == function.name()) {
+                return Err(Error::new(
+                    Reason::HostFunction,
+                    format!("\"{}\" is bound twice: each host function needs its own name", function.name()),
+                ));
+            }
+            names.push(function.name().to_owned());
+        }
+        Ok(self.assemble(names))
+    }
+
+    fn assemble(self, names: Vec<String>) -> Evaluator {
+        Evaluator {
+            shared: Arc::new(Shared {
+                functions: self.functions,
+                names,
+                max_source_length: self.max_source_length.unwrap_or(DEFAULT_MAX_SOURCE_LENGTH),
+                budget: self.budget,
+                limits: self.budget.limits(),
+                clock: self.clock,
+            }),
+            cache: Mutex::new(ParseCache::default()),
+        }
+    }
+}
+
+impl Evaluator {
+    /// An evaluator with no host functions and the default limits.
+    pub fn new() -> Evaluator {
+        EvaluatorBuilder::default().assemble(Vec::new())
+    }
+
+    /// Configures an evaluator.
+    pub fn builder() -> EvaluatorBuilder {
+        EvaluatorBuilder::default()
+    }
+
+    /// The budget of every evaluation.
+    pub fn budget(&self) -> Budget {
+        self.shared.budget
+    }
+
+    /// The longest source accepted.
+    pub fn max_source_length(&self) -> usize {
+        self.shared.max_source_length
+    }
+
+    /// The bound host functions.
+    pub fn functions(&self) -> &[HostFunction] {
+        &self.shared.functions
+    }
+
+    /// Runs `source` over `contexts`: each is an object of names, and a later context shadows
+    /// an earlier one. A host call in result position runs to completion on this thread; use
+    /// [`Evaluator::eval_async`] to await it instead.
+    ///
+    /// # Errors
+    ///
+    /// Any [`Error`]: the source is refused, or fails, or exceeds its budget.
+    pub fn eval(&self, source: &str, contexts: &[&Object]) -> Result<Value> {
+        let program = self.program(source)?;
+        run_blocking(&self.shared, &program, contexts)
+    }
+
+    /// [`Evaluator::eval`], awaiting a host function's answer instead of blocking on it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Evaluator::eval`].
+    pub async fn eval_async(&self, source: &str, contexts: &[&Object]) -> Result<Value> {
+        let program = self.program(source)?;
+        run(&self.shared, &program, contexts).await
+    }
+
+    /// Parses and checks `source` once, for running many times.
+    ///
+    /// # Errors
+    ///
+    /// The source is refused.
+    pub fn compile(&self, source: &str) -> Result<Compiled> {
+        Ok(Compiled { shared: Arc::clone(&self.shared), program: self.program(source)? })
+    }
+
+    /// Checks `source` without running it, and says which names it reads and which host
+    /// functions it calls.
+    ///
+    /// # Errors
+    ///
+    /// The source is refused.
+    pub fn validate(&self, source: &str) -> Result<Validation> {
+        let program = self.program(source)?;
+        Ok(Validation {
+            free_names: program.free_names.iter().map(|name| name.to_string_lossy().into_owned()).collect(),
+            host_calls: program
+                .host_calls
+                .iter()
+                .filter_map(|&index| self.shared.names.get(index as usize).cloned())
+                .collect(),
+        })
+    }
+
+    fn program(&self, source: &str) -> Result<Arc<Program>> {
+        if let Some(program) = self.cache.lock().ok().and_then(|cache| cache.get(source)) {
+            return Ok(program);
+        }
+        let names: Vec<&str> = self.shared.names.iter().map(String::as_str).collect();
+        let program = Arc::new(parse(
+            source,
+            &ParseOptions { max_source_length: self.shared.max_source_length, host_functions: &names },
+        )?);
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.insert(source, Arc::clone(&program));
+        }
+        Ok(program)
+    }
+}
+
+/// A parsed, checked expression bound to its evaluator's functions and budget.
+///
+/// Cheap to clone and `Send + Sync`: run it from any thread, any number of times; each run
+/// has a fresh budget.
+#[derive(Clone)]
+pub struct Compiled {
+    shared: Arc<Shared>,
+    program: Arc<Program>,
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled").field("node_count", &self.program.node_count).finish_non_exhaustive()
+    }
+}
+
+impl Compiled {
+    /// Runs the expression over `contexts` (a later one shadows an earlier one).
+    ///
+    /// # Errors
+    ///
+    /// The expression fails or exceeds its budget.
+    pub fn eval(&self, contexts: &[&Object]) -> Result<Value> {
+        run_blocking(&self.shared, &self.program, contexts)
+    }
+
+    /// [`Compiled::eval`], awaiting a host function's answer.
+    ///
+    /// # Errors
+    ///
+    /// As [`Compiled::eval`].
+    pub async fn eval_async(&self, contexts: &[&Object]) -> Result<Value> {
+        run(&self.shared, &self.program, contexts).await
+    }
+
+    /// Every free name the expression reads, in order of first appearance.
+    pub fn free_names(&self) -> Vec<String> {
+        self.program.free_names.iter().map(|name| name.to_string_lossy().into_owned()).collect()
+    }
+}
+
+fn evaluate(shared: &Shared, program: &Program, contexts: &[&Object]) -> Result<Completion> {
+    let meter = Meter::starting_at_first_check(&shared.limits, shared.clock.clone());
+    Cx::new(meter, program, contexts).run()
+}
+
+async fn run(shared: &Shared, program: &Program, contexts: &[&Object]) -> Result<Value> {
+    match evaluate(shared, program, contexts)? {
+        Completion::Value(value) => Ok(value),
+        Completion::HostCall { function, argument } => host(shared, function)?.invoke(argument).await,
+    }
+}
+
+/// [`run`] on this thread: a host call, if the result is one, is awaited by parking.
+fn run_blocking(shared: &Shared, program: &Program, contexts: &[&Object]) -> Result<Value> {
+    match evaluate(shared, program, contexts)? {
+        Completion::Value(value) => Ok(value),
+        Completion::HostCall { function, argument } => block_on(host(shared, function)?.invoke(argument)),
+    }
+}
+
+fn host(shared: &Shared, function: u32) -> Result<&HostFunction> {
+    shared
+        .functions
+        .get(function as usize)
+        .ok_or_else(|| Error::new(Reason::HostFunction, "a host call to a function that is not bound"))
+}
+
+/// Polls `future` to completion on this thread, parking while it waits.
+fn block_on<F: Future>(future: F) -> F::Output {
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut context = Context::from_waker(&waker);
+    let mut future = pin!(future);
+    loop {
+        match future.as_mut().poll(&mut context) {
+            Poll::Ready(output) => return output,
+            Poll::Pending => std::thread::park(),
+        }
+    }
+}
+
+/// Parsed programs by source text, at most [`PARSE_CACHE_SIZE`], oldest out first.
+#[derive(Default)]
+struct ParseCache {
+    programs: HashMap<Box<str>, Arc<Program>>,
+    order: VecDeque<Box<str>>,
+}
+
+impl ParseCache {
+    fn get(&self, source: &str) -> Option<Arc<Program>> {
+        self.programs.get(source).cloned()
+    }
+
+    fn insert(&mut self, source: &str, program: Arc<Program>) {
+        if self.programs.contains_key(source) {
+            return;
+        }
+        while self.order.len() >= PARSE_CACHE_SIZE {
+            if let Some(oldest) = self.order.pop_front() {
+                self.programs.remove(&oldest);
+            }
+        }
+        self.order.push_back(source.into());
+        self.programs.insert(source.into(), program);
+    }
+}
