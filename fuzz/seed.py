@@ -16,3 +16,12 @@ for idx, line in enumerate(cases):
     (reader / f"seed{idx:03}").write_bytes(data.encode())
 for idx, line in enumerate((here / "../examples/predicates.jsonl").read_text().splitlines()):
     (reader / f"example{idx:03}").write_bytes(line.encode())
+js = here / "corpus" / "js"
+js.mkdir(parents=True, exist_ok=True)
+for path in sorted((here / "../crates/writ-js/tests/corpus").rglob("*.jsonl")):
+    for idx, line in enumerate(path.read_text().splitlines()):
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        data = json.dumps(case.get("data", {}), ensure_ascii=False)
+        (js / f"{path.stem}{idx:04}").write_bytes((case["expr"] + "\0" + data).encode())

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use writ_cells::structured;
-use writ_core::{Limits, Outcome, Value, parse_json};
+use writ_core::{Outcome, Value, parse_json};
 
 use crate::limits::{self, LimitName, RequestLimits};
 use crate::{CommandError, ExitStatus, UsageError};
@@ -31,7 +31,8 @@ pub struct EvalArgs {
     /// languages without bindings).
     #[arg(long, value_name = "FILE", conflicts_with = "batch")]
     bindings: Option<PathBuf>,
-    /// Limits as a JSON object, in the language's own names (structured: steps, ms). In batch
+    /// Limits as a JSON object, in the language's own names (structured: steps, ms; js: steps,
+    /// ms, maxStringLength, maxArrayLength, maxTotalAllocation, maxSourceLength). In batch
     /// mode, a line's own limits override these field by field.
     #[arg(long, value_name = "JSON")]
     limits: Option<String>,

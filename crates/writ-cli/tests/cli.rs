@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use writ_core::Outcome;
-use writ_testkit::corpus::{check, read_cases};
+use writ_testkit::corpus::{check, mismatch, read_cases};
 
 fn writ(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_writ"))
@@ -231,4 +231,75 @@ fn a_closed_pipe_ends_writ_quietly() {
     writer.join().expect("the writer thread ends");
     assert_eq!(output.status.code(), Some(0));
     assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn js_evaluates_single_and_batch_with_seed_004s_limit_names() {
+    let data = temp_file("rows.json", r#"{"rows": [{"name": "Mug", "stock": 4}, {"name": "Kettle", "stock": 0}]}"#);
+    let data = data.to_str().expect("a UTF-8 path");
+    let output = writ(&["eval", "--lang", "js", "--data", data, "rows.filter(r => r.stock > 0).map(r => r.name)"], "");
+    assert_eq!(stdout_lines(&output), [r#"{"ok":true,"value":["Mug"]}"#]);
+    assert_eq!(output.status.code(), Some(0));
+
+    let output = writ(&["eval", "--lang", "js", "--data", data, "rows.missing.name"], "");
+    let lines = stdout_lines(&output);
+    assert!(lines[0].starts_with(r#"{"ok":false,"error":{"code":"expression-runtime""#), "{lines:?}");
+    assert_eq!(output.status.code(), Some(1));
+
+    let batch = [
+        r#"{"expr": "a + b", "data": {"a": 1, "b": 2}}"#,
+        r#"{"expr": "undefined"}"#,
+        r#"{"expr": "'x'.repeat(100)", "limits": {"maxStringLength": 10}}"#,
+        r#"{"expr": "1 + 1", "limits": {"maxSourceLength": 3}}"#,
+        r#"{"expr": "xs.map(x => x)", "data": {"xs": [1, 2, 3]}, "limits": {"steps": 5}}"#,
+        r#"{"expr": "1", "limits": {"maxStringLenght": 10}}"#,
+        r#"{"expr": "[].push(1)"}"#,
+    ]
+    .join("\n");
+    let output = writ(&["eval", "--lang", "js", "--batch", "-"], &batch);
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 7, "{lines:?}");
+    assert_eq!(lines[0], r#"{"ok":true,"value":3}"#);
+    assert_eq!(lines[1], r#"{"ok":true,"undefined":true}"#);
+    for (line, code) in [
+        (2, "budget-exceeded"),
+        (3, "expression-syntax"),
+        (4, "budget-exceeded"),
+        (5, "batch-line-invalid"),
+        (6, "guardrail-violation"),
+    ] {
+        let expected = format!(r#"{{"ok":false,"error":{{"code":"{code}""#);
+        assert!(lines[line].starts_with(&expected), "line {line}: {}", lines[line]);
+    }
+    assert!(lines[5].contains("maxStringLength"), "the misspelt limit gets a hint: {}", lines[5]);
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn the_js_corpora_give_the_same_answers_through_the_cli() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../writ-js/tests/corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the writ-js corpus folder")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no corpus files in {}", dir.display());
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for file in &files {
+        let cases = read_cases(file);
+        let input: Vec<&str> = cases.iter().map(|case| case.line.as_str()).collect();
+        let output = writ(&["eval", "--lang", "js", "--batch", "-"], &input.join("\n"));
+        let lines = stdout_lines(&output);
+        assert_eq!(lines.len(), cases.len(), "{}: one answer per line", file.display());
+        for (case, line) in cases.iter().zip(&lines) {
+            total += 1;
+            let got = Outcome::parse_envelope(line).expect("an envelope");
+            if let Some(failure) = mismatch(case, &got) {
+                failures.push(format!("{}: {failure}", file.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {total} cases differ:\n{}", failures.len(), failures.join("\n"));
 }

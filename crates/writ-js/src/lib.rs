@@ -13,6 +13,7 @@ mod error;
 mod evaluator;
 mod host;
 mod interp;
+mod locale;
 mod ops;
 pub mod parse;
 pub mod tables;

@@ -1017,3 +1017,1176 @@ fn numbering_zero(name: &str) -> Option<char> {
     ];
     SYSTEMS.binary_search_by(|&(system, _)| system.cmp(name)).ok().and_then(|at| SYSTEMS.get(at)).map(|&(_, zero)| zero)
 }
+
+// ------------------------------------------------------------------------------------------
+// Number formats: the locale's data, read off ICU4X's formatters.
+// ------------------------------------------------------------------------------------------
+
+/// What a number format needs from the locale, beyond its symbols.
+#[derive(Debug)]
+enum DataKind {
+    Decimal,
+    Percent,
+    Currency { code: String, display: CurrencyDisplay },
+}
+
+/// A locale's digits and separators.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Symbols {
+    /// The digits zero to nine of the numbering system.
+    digits: [char; 10],
+    decimal: String,
+    group: String,
+    /// The size of the rightmost group (0: no grouping).
+    primary: usize,
+    /// The size of the other groups.
+    secondary: usize,
+    /// The digits the leftmost group needs for grouping to show (`useGrouping: "auto"`).
+    min_grouping: usize,
+    /// The text before and after a negative number.
+    minus: (String, String),
+    /// The text before and after a number with an explicit plus.
+    plus: (String, String),
+}
+
+/// Patterns around the number ([`NUMBER_MARK`]) and the currency ([`CURRENCY_MARK`]).
+#[derive(Debug)]
+struct SignedPatterns {
+    positive: String,
+    negative: String,
+    plus: String,
+}
+
+/// How a currency is written.
+#[derive(Debug)]
+enum CurrencyText {
+    /// A symbol or code, placed by the locale's currency patterns.
+    Symbol { symbol: String, standard: SignedPatterns, accounting: SignedPatterns },
+    /// The currency's name, per plural category of the number.
+    Name { locale: Locale, by_category: Vec<(PluralCategory, String)> },
+}
+
+/// The style's part of the data.
+#[derive(Debug)]
+enum StyleData {
+    Decimal,
+    Percent(SignedPatterns),
+    /// `symbols`: the locale's symbols with the currency's own separators, where it has some.
+    Currency { symbols: Symbols, text: CurrencyText },
+}
+
+/// A locale's number data for one style.
+#[derive(Debug)]
+struct NumberData {
+    symbols: Symbols,
+    /// The locale's text for NaN, when writ knows it.
+    nan: Option<String>,
+    style: StyleData,
+}
+
+/// The refusal when ICU4X's data cannot give node's answer for a locale.
+fn no_data(locale: &Locale, what: &str) -> Error {
+    Error::guardrail(format!(
+        "writ cannot format {what} for the locale \"{locale}\" the way JavaScript does; use another locale or option"
+    ))
+}
+
+/// `text` parsed as a decimal, or zero.
+fn decimal(text: &str) -> Decimal {
+    text.parse::<Decimal>().unwrap_or_default()
+}
+
+/// `text` split around the single `digit` it holds, or `None`.
+fn around_digit(text: &str, digit: char) -> Option<(String, String)> {
+    let mut pieces = text.split(digit);
+    let before = pieces.next()?;
+    let after = pieces.next()?;
+    if pieces.next().is_some() {
+        return None;
+    }
+    Some((before.to_owned(), after.to_owned()))
+}
+
+/// The first run of digits in `text`, with the separators inside it: its byte range, its digit
+/// values, and the text between consecutive digit groups.
+struct NumberRun {
+    start: usize,
+    end: usize,
+    /// Digit values, most significant first.
+    values: Vec<u8>,
+    /// `(digits before it, text)` for each separator.
+    separators: Vec<(usize, String)>,
+}
+
+/// Finds the first number written with `digits` in `text`.
+fn find_number(text: &str, digits: &[char; 10]) -> Option<NumberRun> {
+    let value_of = |c: char| digits.iter().position(|&d| d == c).and_then(|v| u8::try_from(v).ok());
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let first = chars.iter().position(|&(_, c)| value_of(c).is_some())?;
+    let mut run = NumberRun { start: chars.get(first)?.0, end: text.len(), values: Vec::new(), separators: Vec::new() };
+    let mut i = first;
+    loop {
+        while let Some(value) = chars.get(i).and_then(|&(_, c)| value_of(c)) {
+            run.values.push(value);
+            i += 1;
+        }
+        // A separator is one to three characters with a digit after it.
+        let gap = (1..=3).find(|&len| {
+            chars.get(i + len).is_some_and(|&(_, c)| value_of(c).is_some())
+                && (i..i + len).all(|j| chars.get(j).is_some_and(|&(_, c)| value_of(c).is_none()))
+        });
+        match gap {
+            Some(len) => {
+                let separator: String = chars.get(i..i + len)?.iter().map(|&(_, c)| c).collect();
+                run.separators.push((run.values.len(), separator));
+                i += len;
+            }
+            None => {
+                run.end = chars.get(i).map_or(text.len(), |&(at, _)| at);
+                return Some(run);
+            }
+        }
+    }
+}
+
+/// Reads the digits, separators, grouping and signs of `locale` off ICU4X's decimal formatter.
+fn probe_symbols(locale: &Locale) -> Result<Symbols> {
+    let fail = || no_data(locale, "numbers");
+    let formatter = |grouping: GroupingStrategy| DecimalFormatter::try_new(locale.into(), grouping.into());
+    let never = formatter(GroupingStrategy::Never).map_err(|_| fail())?;
+    let always = formatter(GroupingStrategy::Always).map_err(|_| fail())?;
+    let auto = formatter(GroupingStrategy::Auto).map_err(|_| fail())?;
+    let show = |formatter: &DecimalFormatter, text: &str| formatter.format(&decimal(text)).to_string();
+
+    let ten: Vec<char> = show(&never, "1234567890").chars().collect();
+    let [one, two, three, four, five, six, seven, eight, nine, zero] = ten[..] else {
+        return Err(fail());
+    };
+    let digits = [zero, one, two, three, four, five, six, seven, eight, nine];
+    let (_, decimal_part) = around_digit(&show(&never, "1.5"), one).ok_or_else(fail)?;
+    let decimal_separator = decimal_part.strip_suffix(five).ok_or_else(fail)?.to_owned();
+
+    let long = find_number(&show(&always, "1234567890123456"), &digits).ok_or_else(fail)?;
+    let (primary, secondary, group) = match long.separators.as_slice() {
+        [] => (0, 0, String::new()),
+        separators => {
+            let last = separators.last().map_or(0, |&(at, _)| at);
+            let before_last = separators.len().checked_sub(2).and_then(|i| separators.get(i)).map(|&(at, _)| at);
+            let primary = long.values.len().saturating_sub(last);
+            let secondary = before_last.map_or(primary, |before| last - before);
+            (primary, secondary, separators.first().map(|(_, text)| text.clone()).unwrap_or_default())
+        }
+    };
+    let mut min_grouping = 1;
+    if primary > 0 {
+        min_grouping = (1..=4)
+            .find(|&extra| {
+                let text = format!("1{}", "0".repeat(primary + extra - 1));
+                show(&auto, &text).contains(group.as_str())
+            })
+            .unwrap_or(1);
+    }
+    let minus = around_digit(&show(&never, "-7"), seven).ok_or_else(fail)?;
+    let plus = around_digit(&show(&never, "+7"), seven).ok_or_else(fail)?;
+    Ok(Symbols { digits, decimal: decimal_separator, group, primary, secondary, min_grouping, minus, plus })
+}
+
+/// The locale's text for NaN, keyed by language and likely script (CLDR 48, as node has it);
+/// `None` where writ cannot tell.
+fn nan_text(locale: &Locale, own_numbering_symbols: bool) -> Option<String> {
+    let mut id = locale.id.clone();
+    LocaleExpander::new_extended().maximize(&mut id);
+    let key = match id.script {
+        Some(script) => format!("{}-{}", id.language, script),
+        None => id.language.to_string(),
+    };
+    let localized = NAN_TEXTS.binary_search_by(|&(k, _)| k.cmp(key.as_str())).ok().and_then(|at| NAN_TEXTS.get(at));
+    match localized {
+        Some(&(_, text)) if own_numbering_symbols => Some(text.to_owned()),
+        // A numbering system's own symbols may localize NaN differently.
+        Some(_) => None,
+        None => Some("NaN".to_owned()),
+    }
+}
+
+impl NumberData {
+    /// Loads the data of `kind` for `locale`; `zero` is the zero digit of a numbering system
+    /// asked for, which ICU4X must have.
+    fn build(locale: &Locale, kind: &DataKind, zero: Option<char>) -> Result<NumberData> {
+        let symbols = probe_symbols(locale)?;
+        if let Some(zero) = zero
+            && symbols.digits[0] != zero
+        {
+            let system = locale.extensions.unicode.keywords.get(&key!("nu")).map(|v| v.to_string()).unwrap_or_default();
+            return Err(Error::guardrail(format!(
+                "writ has no data for the numbering system \"{system}\"; use \"latn\" or leave numberingSystem out"
+            )));
+        }
+        let own_symbols = if locale.extensions.unicode.keywords.is_empty() {
+            true
+        } else {
+            let mut plain = locale.clone();
+            plain.extensions.unicode.keywords.clear();
+            let default = probe_symbols(&plain)?;
+            default.decimal == symbols.decimal && default.group == symbols.group && default.minus == symbols.minus
+        };
+        let nan = nan_text(locale, own_symbols);
+        let style = match kind {
+            DataKind::Decimal => StyleData::Decimal,
+            DataKind::Percent => StyleData::Percent(probe_percent(locale, &symbols)?),
+            DataKind::Currency { code, display } => probe_currency(locale, &symbols, code, *display)?,
+        };
+        Ok(NumberData { symbols, nan, style })
+    }
+}
+
+/// The percent patterns of `locale`.
+fn probe_percent(locale: &Locale, symbols: &Symbols) -> Result<SignedPatterns> {
+    let fail = || no_data(locale, "percentages");
+    let seven = symbols.digits[7];
+    let pattern = |display: PercentDisplay, value: &str| -> Result<String> {
+        let formatter = PercentFormatter::try_new(locale.into(), display.into()).map_err(|_| fail())?;
+        let text = formatter.format(&decimal(value)).to_string();
+        let (before, after) = around_digit(&text, seven).ok_or_else(fail)?;
+        Ok(format!("{before}{NUMBER_MARK}{after}"))
+    };
+    Ok(SignedPatterns {
+        positive: pattern(PercentDisplay::Standard, "7")?,
+        negative: pattern(PercentDisplay::Standard, "-7")?,
+        plus: pattern(PercentDisplay::ExplicitSign, "7")?,
+    })
+}
+
+/// Currencies whose symbol is a single currency sign in most locales: formatted, they show
+/// the locale's currency pattern as it is, with no space inserted for a letter.
+const PLAIN_SIGN_CURRENCIES: &[&str] = &["EUR", "USD", "GBP", "JPY", "INR", "ILS", "KRW", "NGN", "PHP", "UAH"];
+
+/// Formats `value` in `currency` for `locale` with ICU4X's symbol formatter.
+fn currency_probe(locale: &Locale, currency: CurrencyType, usage: CurrencyUsage, display: CurrencyDisplay, value: &str) -> Option<String> {
+    let formatter = match display {
+        CurrencyDisplay::Narrow => CurrencyFormatter::try_new_symbol_narrow(locale.into(), currency, usage.into()),
+        CurrencyDisplay::Code => CurrencyFormatter::try_new_code(locale.into(), currency, usage.into()),
+        _ => CurrencyFormatter::try_new_symbol(locale.into(), currency, usage.into()),
+    }
+    .ok()?;
+    Some(formatter.format_fixed_decimal(&decimal(value)).to_string())
+}
+
+/// `text` with its number (`run`) replaced by [`NUMBER_MARK`].
+fn mark_number(text: &str, run: &NumberRun) -> Option<String> {
+    Some(format!("{}{NUMBER_MARK}{}", text.get(..run.start)?, text.get(run.end..)?))
+}
+
+/// The locale's currency patterns, read off a currency whose symbol is one currency sign.
+fn plain_currency_patterns(locale: &Locale, symbols: &Symbols) -> Option<(SignedPatterns, SignedPatterns)> {
+    let categories = CodePointMapData::<GeneralCategory>::new();
+    for code in PLAIN_SIGN_CURRENCIES {
+        let currency = CurrencyType::try_from_str(code).ok()?;
+        let pattern = |usage: CurrencyUsage, value: &str| -> Option<String> {
+            let text = currency_probe(locale, currency, usage, CurrencyDisplay::Symbol, value)?;
+            let run = find_number(&text, &symbols.digits)?;
+            let marked = mark_number(&text, &run)?;
+            let mut signs = marked.char_indices().filter(|&(_, c)| categories.get(c) == GeneralCategory::CurrencySymbol);
+            let (at, sign) = signs.next()?;
+            if signs.next().is_some() {
+                return None;
+            }
+            let next = marked.get(at + sign.len_utf8()..)?.chars().next();
+            let previous = marked.get(..at)?.chars().next_back();
+            if [previous, next].into_iter().flatten().any(char::is_alphabetic) {
+                return None;
+            }
+            Some(format!("{}{CURRENCY_MARK}{}", marked.get(..at)?, marked.get(at + sign.len_utf8()..)?))
+        };
+        let signed = |usage: CurrencyUsage| -> Option<SignedPatterns> {
+            let positive = pattern(usage, "7")?;
+            let negative = pattern(usage, "-7")?;
+            let plus = plus_pattern(&positive, &negative, symbols);
+            Some(SignedPatterns { positive, negative, plus })
+        };
+        if let (Some(standard), Some(accounting)) = (signed(CurrencyUsage::Standard), signed(CurrencyUsage::Accounting)) {
+            return Some((standard, accounting));
+        }
+    }
+    None
+}
+
+/// The pattern for an explicit plus: the negative pattern with the plus sign where its minus
+/// sign is, or the positive pattern with the plus sign around it (ICU's rule).
+fn plus_pattern(positive: &str, negative: &str, symbols: &Symbols) -> String {
+    let (minus_before, minus_after) = &symbols.minus;
+    let (plus_before, plus_after) = &symbols.plus;
+    let wrapped = format!("{minus_before}{positive}{minus_after}");
+    if negative != wrapped && !minus_before.is_empty() && negative.contains(minus_before.as_str()) {
+        return negative.replacen(minus_before.as_str(), plus_before, 1);
+    }
+    format!("{plus_before}{positive}{plus_after}")
+}
+
+/// The symbol of a currency in `text` (its formatted 7), given the locale's positive pattern.
+fn symbol_in(text: &str, run: &NumberRun, pattern: &str) -> Option<String> {
+    let number_at = pattern.find(NUMBER_MARK)?;
+    let currency_at = pattern.find(CURRENCY_MARK)?;
+    let (before, after) = (text.get(..run.start)?, text.get(run.end..)?);
+    if currency_at < number_at {
+        let lead = pattern.get(..currency_at)?;
+        let between = pattern.get(currency_at + CURRENCY_MARK.len_utf8()..number_at)?;
+        let trail = pattern.get(number_at + NUMBER_MARK.len_utf8()..)?;
+        let mut symbol = before.strip_prefix(lead)?.strip_suffix(between)?;
+        if between.is_empty() {
+            // ICU4X's pattern for a symbol that ends in a letter adds a space.
+            symbol = symbol.strip_suffix('\u{a0}').unwrap_or(symbol);
+        }
+        (after == trail && !symbol.is_empty()).then(|| symbol.to_owned())
+    } else {
+        let lead = pattern.get(..number_at)?;
+        let between = pattern.get(number_at + NUMBER_MARK.len_utf8()..currency_at)?;
+        let trail = pattern.get(currency_at + CURRENCY_MARK.len_utf8()..)?;
+        let mut symbol = after.strip_prefix(between)?.strip_suffix(trail)?;
+        if between.is_empty() {
+            symbol = symbol.strip_prefix('\u{a0}').unwrap_or(symbol);
+        }
+        (before == lead && !symbol.is_empty()).then(|| symbol.to_owned())
+    }
+}
+
+/// The separators a currency is formatted with in `locale` (some currencies have their own).
+fn currency_symbols(text: &str, symbols: &Symbols) -> Symbols {
+    let mut own = symbols.clone();
+    if let Some(run) = find_number(text, &symbols.digits) {
+        // The probe is 1234567: seven integer digits, then the fraction if any.
+        for (at, separator) in &run.separators {
+            if *at == 7 {
+                own.decimal.clone_from(separator);
+            } else if *at < 7 {
+                own.group.clone_from(separator);
+            }
+        }
+    }
+    own
+}
+
+/// Values whose currency names, together, cover a locale's plural categories.
+const PLURAL_PROBES: &[&str] = &[
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "15", "20", "21", "22", "25", "100", "101", "102",
+    "111", "0.1", "0.2", "0.5", "1.1", "1.5", "2.5",
+];
+
+/// The currency data of `locale` for `code` shown as `display`.
+fn probe_currency(locale: &Locale, symbols: &Symbols, code: &str, display: CurrencyDisplay) -> Result<StyleData> {
+    let fail = || no_data(locale, &format!("the currency {code}"));
+    let currency = CurrencyType::try_from_str(code).map_err(|_| fail())?;
+    let big = currency_probe(locale, currency, CurrencyUsage::Standard, CurrencyDisplay::Code, "1234567").ok_or_else(fail)?;
+    let own = currency_symbols(&big, symbols);
+    if display == CurrencyDisplay::Name {
+        let rules = PluralRules::try_new_cardinal(locale.into()).map_err(|_| fail())?;
+        let standard = CurrencyFormatter::try_new_name(locale.into(), currency).map_err(|_| fail())?;
+        let compact = CurrencyFormatter::try_new_compact_name(locale.into(), currency).map_err(|_| fail())?;
+        let mut by_category: Vec<(PluralCategory, String)> = Vec::new();
+        for value in PLURAL_PROBES {
+            let amount = decimal(value);
+            for text in [standard.format_fixed_decimal(&amount).to_string(), compact.format_fixed_decimal(&amount).to_string()] {
+                let Some(run) = find_number(&text, &own.digits) else { continue };
+                // The integer digits are the probe's; the rest is the fraction shown.
+                let integer_len = value.split('.').next().map_or(1, str::len);
+                let digits: String = run.values.iter().map(|&d| char::from(b'0' + d)).collect();
+                let shown = match (digits.get(..integer_len), digits.get(integer_len..)) {
+                    (Some(integer), Some(fraction)) if !fraction.is_empty() => format!("{integer}.{fraction}"),
+                    _ => digits.clone(),
+                };
+                let category = rules.category_for(&decimal(&shown));
+                if by_category.iter().all(|(known, _)| *known != category)
+                    && let Some(marked) = mark_number(&text, &run)
+                {
+                    by_category.push((category, marked));
+                }
+            }
+        }
+        return Ok(StyleData::Currency { symbols: own, text: CurrencyText::Name { locale: locale.clone(), by_category } });
+    }
+    let (standard, accounting) = plain_currency_patterns(locale, symbols).ok_or_else(fail)?;
+    let symbol = if display == CurrencyDisplay::Code {
+        code.to_owned()
+    } else {
+        let text = currency_probe(locale, currency, CurrencyUsage::Standard, display, "7").ok_or_else(fail)?;
+        let run = find_number(&text, &symbols.digits).ok_or_else(fail)?;
+        symbol_in(&text, &run, &standard.positive).ok_or_else(fail)?
+    };
+    Ok(StyleData::Currency { symbols: own, text: CurrencyText::Symbol { symbol, standard, accounting } })
+}
+
+// ------------------------------------------------------------------------------------------
+// Number formats: exact decimal rounding.
+// ------------------------------------------------------------------------------------------
+
+/// An exact non-negative decimal: `digits × 10^exp`, most significant digit first, with no
+/// leading or trailing zeros (zero has no digits).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Exact {
+    digits: Vec<u8>,
+    exp: i32,
+}
+
+/// A rounding direction for a magnitude (`GetUnsignedRoundingMode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unsigned {
+    /// Away from zero.
+    Up,
+    /// Toward zero.
+    Down,
+    /// To nearest, ties away from zero.
+    HalfUp,
+    /// To nearest, ties toward zero.
+    HalfDown,
+    /// To nearest, ties to an even digit.
+    HalfEven,
+}
+
+impl Unsigned {
+    /// The direction `mode` rounds the magnitude of a number of the given sign.
+    fn of(mode: RoundingMode, negative: bool) -> Unsigned {
+        use RoundingMode as M;
+        match (mode, negative) {
+            (M::Ceil, false) | (M::Floor, true) | (M::Expand, _) => Unsigned::Up,
+            (M::Ceil, true) | (M::Floor, false) | (M::Trunc, _) => Unsigned::Down,
+            (M::HalfCeil, false) | (M::HalfFloor, true) | (M::HalfExpand, _) => Unsigned::HalfUp,
+            (M::HalfCeil, true) | (M::HalfFloor, false) | (M::HalfTrunc, _) => Unsigned::HalfDown,
+            (M::HalfEven, _) => Unsigned::HalfEven,
+        }
+    }
+}
+
+impl Exact {
+    /// Zero.
+    fn zero() -> Exact {
+        Exact { digits: Vec::new(), exp: 0 }
+    }
+
+    /// `digits × 10^exp`, normalized.
+    fn new(mut digits: Vec<u8>, mut exp: i32) -> Exact {
+        let leading = digits.iter().take_while(|&&d| d == 0).count();
+        digits.drain(..leading);
+        while digits.last() == Some(&0) {
+            digits.pop();
+            exp += 1;
+        }
+        if digits.is_empty() { Exact::zero() } else { Exact { digits, exp } }
+    }
+
+    /// The shortest decimal that reads back as `x` (finite, not negative), as ICU starts from.
+    fn from_f64(x: f64) -> Exact {
+        if x == 0.0 || !x.is_finite() {
+            return Exact::zero();
+        }
+        // Rust writes the shortest round-trip digits.
+        let text = format!("{x:e}");
+        let (mantissa, exponent) = text.split_once('e').unwrap_or((text.as_str(), "0"));
+        let digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
+        let exponent: i32 = exponent.parse().unwrap_or(0);
+        let len = i32::try_from(digits.len()).unwrap_or(1);
+        Exact::new(digits, exponent - (len - 1))
+    }
+
+    fn is_zero(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    /// The magnitude of the most significant digit (0 for zero).
+    fn msd(&self) -> i32 {
+        if self.is_zero() { 0 } else { self.exp + i32::try_from(self.digits.len()).unwrap_or(0) - 1 }
+    }
+
+    /// The digit at magnitude `m`.
+    fn digit_at(&self, m: i32) -> u8 {
+        if self.is_zero() || m < self.exp || m > self.msd() {
+            return 0;
+        }
+        usize::try_from(self.msd() - m).ok().and_then(|i| self.digits.get(i)).copied().unwrap_or(0)
+    }
+
+    /// `self × 10^k`.
+    fn shifted(&self, k: i32) -> Exact {
+        if self.is_zero() { Exact::zero() } else { Exact { digits: self.digits.clone(), exp: self.exp + k } }
+    }
+
+    /// `self × factor`.
+    fn times(&self, factor: u8) -> Exact {
+        let mut out = vec![0u8; self.digits.len() + 3];
+        let mut carry = 0u32;
+        let mut at = out.len();
+        for &d in self.digits.iter().rev() {
+            let product = u32::from(d) * u32::from(factor) + carry;
+            at -= 1;
+            if let Some(slot) = out.get_mut(at) {
+                *slot = (product % 10) as u8;
+            }
+            carry = product / 10;
+        }
+        while carry > 0 && at > 0 {
+            at -= 1;
+            if let Some(slot) = out.get_mut(at) {
+                *slot = (carry % 10) as u8;
+            }
+            carry /= 10;
+        }
+        Exact::new(out, self.exp)
+    }
+
+    /// Rounds to a multiple of `10^unit` in direction `mode`.
+    fn round_at(&self, unit: i32, mode: Unsigned) -> Exact {
+        if self.is_zero() || self.exp >= unit {
+            return self.clone();
+        }
+        let len = self.digits.len();
+        let drop = usize::try_from(unit - self.exp).unwrap_or(usize::MAX);
+        let (kept, first, rest_nonzero) = if drop > len {
+            // The first dropped digit lies above the number: zero, with the number after it.
+            (&[][..], 0u8, true)
+        } else {
+            let split = len - drop;
+            let first = self.digits.get(split).copied().unwrap_or(0);
+            let rest = self.digits.get(split + 1..).unwrap_or(&[]);
+            (self.digits.get(..split).unwrap_or(&[]), first, rest.iter().any(|&d| d != 0))
+        };
+        let last_odd = kept.last().is_some_and(|&d| d % 2 == 1);
+        let up = match mode {
+            Unsigned::Up => first != 0 || rest_nonzero,
+            Unsigned::Down => false,
+            Unsigned::HalfUp => first >= 5,
+            Unsigned::HalfDown => first > 5 || (first == 5 && rest_nonzero),
+            Unsigned::HalfEven => first > 5 || (first == 5 && (rest_nonzero || last_odd)),
+        };
+        let mut digits = Vec::with_capacity(kept.len() + 1);
+        digits.push(0);
+        digits.extend_from_slice(kept);
+        if up {
+            for d in digits.iter_mut().rev() {
+                if *d == 9 {
+                    *d = 0;
+                } else {
+                    *d += 1;
+                    break;
+                }
+            }
+        }
+        Exact::new(digits, unit)
+    }
+
+    /// Rounds to a multiple of `step × 10^unit` (`step` 1, 2, 5 or 25) in direction `mode`.
+    fn round(&self, unit: i32, step: u8, mode: Unsigned) -> Exact {
+        let (factor, shift) = match step {
+            2 => (5, 1),
+            5 => (2, 1),
+            25 => (4, 2),
+            _ => return self.round_at(unit, mode),
+        };
+        // self / (step × 10^unit) = self × factor × 10^(-unit - shift)
+        let quotient = self.times(factor).shifted(-unit - shift).round_at(0, mode);
+        quotient.times(step).shifted(unit)
+    }
+}
+
+/// A rounded number and the lowest magnitude it shows (0 or below).
+struct Shown {
+    value: Exact,
+    lowest: i32,
+}
+
+/// `increment` as `step × 10^shift` with `step` 1, 2, 5 or 25.
+fn split_increment(increment: u32) -> (u8, i32) {
+    let mut value = increment.max(1);
+    let mut shift = 0;
+    while value % 10 == 0 {
+        value /= 10;
+        shift += 1;
+    }
+    (u8::try_from(value).unwrap_or(1), shift)
+}
+
+/// A count of digits as a magnitude offset.
+fn count(n: u32) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+impl Digits {
+    /// `ToRawFixed`: rounded to the fraction digits (and increment); its rounding magnitude.
+    fn fixed(&self, x: &Exact, mode: Unsigned) -> (Shown, i32) {
+        let (step, shift) = split_increment(self.increment);
+        let value = x.round(shift - count(self.max_fraction), step, mode);
+        let lowest_nonzero = if value.is_zero() { 0 } else { value.exp };
+        let lowest = 0.min((-count(self.min_fraction)).min(lowest_nonzero.max(-count(self.max_fraction))));
+        (Shown { value, lowest }, -count(self.max_fraction))
+    }
+
+    /// `ToRawPrecision`: rounded to the significant digits; its rounding magnitude.
+    fn precision(&self, x: &Exact, mode: Unsigned) -> (Shown, i32) {
+        let max = count(self.max_significant);
+        let min = count(self.min_significant);
+        let value = if x.is_zero() { Exact::zero() } else { x.round_at(x.msd() - max + 1, mode) };
+        let e = value.msd();
+        let lowest_nonzero = if value.is_zero() { e } else { value.exp };
+        let lowest = 0.min((e - min + 1).min(lowest_nonzero.max(e - max + 1)));
+        (Shown { value, lowest }, e - max + 1)
+    }
+
+    /// `FormatNumericToString`'s rounding of the magnitude `x` of a number.
+    fn round(&self, x: &Exact, negative: bool) -> Shown {
+        let mode = Unsigned::of(self.mode, negative);
+        let mut shown = match self.rounding {
+            RoundingType::FractionDigits => self.fixed(x, mode).0,
+            RoundingType::SignificantDigits => self.precision(x, mode).0,
+            RoundingType::MorePrecision | RoundingType::LessPrecision => {
+                let (significant, significant_magnitude) = self.precision(x, mode);
+                let (fixed, fixed_magnitude) = self.fixed(x, mode);
+                let significant_wins = significant_magnitude <= fixed_magnitude;
+                if significant_wins == (self.rounding == RoundingType::MorePrecision) { significant } else { fixed }
+            }
+        };
+        if self.strip_if_integer && (shown.value.is_zero() || shown.value.exp >= 0) {
+            shown.lowest = 0;
+        }
+        shown
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Number formats: writing the number.
+// ------------------------------------------------------------------------------------------
+
+/// Which sign a formatted number shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sign {
+    None,
+    Minus,
+    Plus,
+}
+
+/// The sign `display` shows for a number that is `negative` (`-0` included) and whose rounded
+/// value is `zero`.
+fn sign_of(display: SignDisplay, negative: bool, zero: bool, nan: bool) -> Sign {
+    if nan {
+        return if display == SignDisplay::Always { Sign::Plus } else { Sign::None };
+    }
+    match display {
+        SignDisplay::Auto => {
+            if negative {
+                Sign::Minus
+            } else {
+                Sign::None
+            }
+        }
+        SignDisplay::Always => {
+            if negative {
+                Sign::Minus
+            } else {
+                Sign::Plus
+            }
+        }
+        SignDisplay::Never => Sign::None,
+        SignDisplay::ExceptZero if zero => Sign::None,
+        SignDisplay::ExceptZero => {
+            if negative {
+                Sign::Minus
+            } else {
+                Sign::Plus
+            }
+        }
+        SignDisplay::Negative if negative && !zero => Sign::Minus,
+        SignDisplay::Negative => Sign::None,
+    }
+}
+
+/// Writes `shown` with the locale's digits, separators and grouping; also returns it in ASCII
+/// (`"1234.50"`), which decides the plural form of a currency name.
+fn write_digits(symbols: &Symbols, shown: &Shown, grouping: Grouping, min_integer: u32) -> (String, String) {
+    let value = &shown.value;
+    let top = value.msd().max(0).max(count(min_integer) - 1);
+    let integer_len = usize::try_from(top + 1).unwrap_or(1);
+    let min_grouping = match grouping {
+        Grouping::Auto => Some(symbols.min_grouping),
+        Grouping::Always => Some(1),
+        Grouping::Min2 => Some(2),
+        Grouping::Never => None,
+    };
+    let grouped = symbols.primary > 0 && min_grouping.is_some_and(|min| integer_len >= symbols.primary + min);
+    let primary = i32::try_from(symbols.primary).unwrap_or(i32::MAX);
+    let secondary = i32::try_from(symbols.secondary.max(1)).unwrap_or(1);
+    let mut text = String::new();
+    let mut ascii = String::new();
+    for m in (0..=top).rev() {
+        let digit = value.digit_at(m);
+        text.push(symbols.digits[usize::from(digit)]);
+        ascii.push(char::from(b'0' + digit));
+        if grouped && m >= primary && (m - primary) % secondary == 0 {
+            text.push_str(&symbols.group);
+        }
+    }
+    if shown.lowest < 0 {
+        text.push_str(&symbols.decimal);
+        ascii.push('.');
+        for m in (shown.lowest..0).rev() {
+            let digit = value.digit_at(m);
+            text.push(symbols.digits[usize::from(digit)]);
+            ascii.push(char::from(b'0' + digit));
+        }
+    }
+    (text, ascii)
+}
+
+/// `pattern` with the number put in; the currency too, spaced from the number as ICU spaces
+/// it: a no-break space between a digit and a symbol edge that is neither a symbol nor a space.
+fn fill(pattern: &str, number: &str, currency: &str) -> String {
+    let categories = CodePointMapData::<GeneralCategory>::new();
+    let spaced = |symbol_edge: Option<char>, number_edge: Option<char>| {
+        let symbol_ok = symbol_edge.is_some_and(|c| {
+            !matches!(
+                categories.get(c),
+                GeneralCategory::MathSymbol
+                    | GeneralCategory::CurrencySymbol
+                    | GeneralCategory::ModifierSymbol
+                    | GeneralCategory::OtherSymbol
+                    | GeneralCategory::SpaceSeparator
+                    | GeneralCategory::LineSeparator
+                    | GeneralCategory::ParagraphSeparator
+            )
+        });
+        let number_ok = number_edge.is_some_and(|c| categories.get(c) == GeneralCategory::DecimalNumber);
+        symbol_ok && number_ok
+    };
+    let mut out = String::with_capacity(pattern.len() + number.len() + currency.len() + 2);
+    let mut chars = pattern.chars().peekable();
+    let mut previous: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match c {
+            NUMBER_MARK => {
+                if previous == Some(CURRENCY_MARK) && spaced(currency.chars().next_back(), number.chars().next()) {
+                    out.push('\u{a0}');
+                }
+                out.push_str(number);
+                if chars.peek() == Some(&CURRENCY_MARK) && spaced(currency.chars().next(), number.chars().next_back()) {
+                    out.push('\u{a0}');
+                }
+            }
+            CURRENCY_MARK => out.push_str(currency),
+            other => out.push(other),
+        }
+        previous = Some(c);
+    }
+    out
+}
+
+impl NumberFormat {
+    /// Formats `x`, charging the text it writes before it is built.
+    fn format(&self, cx: &mut Cx<'_>, x: f64) -> Result<Str> {
+        let text = self.write(x)?;
+        let len = text.encode_utf16().count();
+        cx.text(len)?;
+        cx.string(len)?;
+        Ok(Str::from(text))
+    }
+
+    /// The formatted text of `x`.
+    fn write(&self, x: f64) -> Result<String> {
+        let data = &*self.data;
+        let symbols = match &data.style {
+            StyleData::Currency { symbols, .. } => symbols,
+            _ => &data.symbols,
+        };
+        let negative = x.is_sign_negative() && !x.is_nan();
+        let (body, ascii, zero) = if x.is_nan() {
+            let Some(nan) = &data.nan else {
+                return Err(Error::guardrail(
+                    "writ does not know how this locale and numbering system write NaN; check Number.isNaN(n) first",
+                ));
+            };
+            (nan.clone(), None, false)
+        } else if x.is_infinite() {
+            ("∞".to_owned(), None, false)
+        } else {
+            let mut exact = Exact::from_f64(x.abs());
+            if self.style == Style::Percent {
+                exact = exact.shifted(2);
+            }
+            let shown = self.digits.round(&exact, negative);
+            let (text, ascii) = write_digits(symbols, &shown, self.grouping, self.digits.min_integer);
+            (text, Some(ascii), shown.value.is_zero())
+        };
+        let sign = sign_of(self.sign, negative, zero, x.is_nan());
+        let signed = |body: &str| match sign {
+            Sign::None => body.to_owned(),
+            Sign::Minus => format!("{}{body}{}", symbols.minus.0, symbols.minus.1),
+            Sign::Plus => format!("{}{body}{}", symbols.plus.0, symbols.plus.1),
+        };
+        let pick = |patterns: &SignedPatterns| -> String {
+            match sign {
+                Sign::None => patterns.positive.clone(),
+                Sign::Minus => patterns.negative.clone(),
+                Sign::Plus => patterns.plus.clone(),
+            }
+        };
+        Ok(match &data.style {
+            StyleData::Decimal => signed(&body),
+            StyleData::Percent(patterns) => fill(&pick(patterns), &body, ""),
+            StyleData::Currency { text: CurrencyText::Symbol { symbol, standard, accounting }, .. } => {
+                let patterns = if self.accounting { accounting } else { standard };
+                fill(&pick(patterns), &body, symbol)
+            }
+            StyleData::Currency { text: CurrencyText::Name { locale, by_category }, .. } => {
+                let category = match &ascii {
+                    Some(ascii) => PluralRules::try_new_cardinal(locale.into())
+                        .map(|rules| rules.category_for(&decimal(ascii)))
+                        .unwrap_or(PluralCategory::Other),
+                    None => PluralCategory::Other,
+                };
+                let Some((_, pattern)) = by_category.iter().find(|(known, _)| *known == category) else {
+                    return Err(Error::guardrail(format!(
+                        "writ cannot write this currency name for the amount {} in the locale \"{locale}\"; use \
+                         currencyDisplay: \"code\" or \"symbol\"",
+                        ascii.as_deref().unwrap_or("")
+                    )));
+                };
+                fill(pattern, &signed(&body), "")
+            }
+        })
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Collation.
+// ------------------------------------------------------------------------------------------
+
+/// A resolved `Intl.Collator`.
+struct CollatorSpec {
+    /// The locale V8 resolves to, without extensions (`de` for `de-CH`).
+    locale: Locale,
+    collation: Option<&'static str>,
+    strength: Option<Strength>,
+    case_level: bool,
+    case_first: Option<CollationCaseFirst>,
+    numeric: Option<bool>,
+    shifted: bool,
+}
+
+/// V8's `BestAvailableLocale` over the collator's locales: the tag, shortened from the end
+/// until node has it.
+fn best_collator_locale(tag: &str) -> Option<&'static str> {
+    let mut candidate = tag;
+    loop {
+        if let Ok(at) = COLLATOR_LOCALES.binary_search(&candidate) {
+            return COLLATOR_LOCALES.get(at).copied();
+        }
+        let mut cut = candidate.rfind('-')?;
+        if cut >= 2 && candidate.as_bytes().get(cut - 2) == Some(&b'-') {
+            cut -= 2;
+        }
+        candidate = candidate.get(..cut)?;
+    }
+}
+
+/// Whether node's collator offers the collation `kind` for `language` (as `-u-co-` or the
+/// `collation` option); a collation it does not offer is ignored.
+fn node_collation(language: &str, kind: &str) -> Option<&'static str> {
+    const EVERYWHERE: &[&str] = &["emoji", "eor"];
+    const SPECIFIC: &[(&str, &str)] = &[
+        ("ar", "compat"),
+        ("bn", "trad"),
+        ("de", "phonebk"),
+        ("es", "trad"),
+        ("fi", "trad"),
+        ("ja", "unihan"),
+        ("kn", "trad"),
+        ("ko", "searchjl"),
+        ("ko", "unihan"),
+        ("ln", "phonetic"),
+        ("si", "dict"),
+        ("sv", "trad"),
+        ("vi", "trad"),
+        ("zh", "stroke"),
+        ("zh", "unihan"),
+        ("zh", "zhuyin"),
+    ];
+    EVERYWHERE
+        .iter()
+        .copied()
+        .find(|&known| known == kind)
+        .or_else(|| SPECIFIC.iter().find(|&&(lang, known)| lang == language && known == kind).map(|&(_, known)| known))
+}
+
+impl CollatorSpec {
+    /// `InitializeCollator`: the options in V8's order, then the locale, then writ's refusals.
+    fn new(cx: &mut Cx<'_>, requested: &[Locale], bag: &Options<'_>) -> Result<CollatorSpec> {
+        let usage = bag.choice(cx, "usage", &["sort", "search"])?;
+        bag.choice(cx, "localeMatcher", &["lookup", "best fit"])?;
+        let collation = bag.text(cx, "collation")?;
+        if let Some(collation) = &collation
+            && !is_type_sequence(collation)
+        {
+            let shown: String = collation.chars().take(40).collect();
+            return Err(Error::runtime(format!(
+                "Invalid collation : {shown} — a collation is a keyword such as \"phonebk\" or \"emoji\""
+            )));
+        }
+        let numeric = bag.boolean("numeric");
+        let case_first = bag.choice(cx, "caseFirst", &["upper", "lower", "false"])?;
+        let sensitivity = bag.choice(cx, "sensitivity", &["base", "accent", "case", "variant"])?;
+        let ignore_punctuation = bag.boolean("ignorePunctuation") == Some(true);
+        if usage == Some("search") {
+            return Err(Error::guardrail(
+                "The option usage: \"search\" is not supported: compare with sensitivity: \"base\" instead, as in \
+                 a.localeCompare(b, undefined, { sensitivity: \"base\" }) === 0",
+            ));
+        }
+
+        let mut matched: Option<(&'static str, &Locale)> = None;
+        for locale in requested {
+            let tag = locale.id.to_string();
+            if let Some(found) = best_collator_locale(&tag) {
+                matched = Some((found, locale));
+                break;
+            }
+        }
+        let (tag, keywords) = match matched {
+            Some((tag, locale)) => (tag, Some(&locale.extensions.unicode.keywords)),
+            None => (DEFAULT_LOCALE, None),
+        };
+        let locale = Locale::try_from_str(tag).unwrap_or_default();
+        let keyword = |name: &str| -> Option<String> {
+            let key = name.parse().ok()?;
+            keywords.and_then(|keywords| keywords.get(&key)).map(|value| value.to_string())
+        };
+        let language = locale.id.language.as_str();
+        let collation = collation.or_else(|| keyword("co")).and_then(|kind| node_collation(language, &kind));
+        let numeric = numeric.or_else(|| match keyword("kn").as_deref() {
+            Some("" | "true") => Some(true),
+            Some("false") => Some(false),
+            _ => None,
+        });
+        let case_first = match case_first.map(str::to_owned).or_else(|| keyword("kf")).as_deref() {
+            Some("upper") => Some(CollationCaseFirst::Upper),
+            Some("lower") => Some(CollationCaseFirst::Lower),
+            Some("false") => Some(CollationCaseFirst::False),
+            _ => None,
+        };
+        let (strength, case_level) = match sensitivity {
+            Some("base") => (Some(Strength::Primary), false),
+            Some("accent") => (Some(Strength::Secondary), false),
+            Some("case") => (Some(Strength::Primary), true),
+            Some("variant") => (Some(Strength::Tertiary), false),
+            _ => (None, false),
+        };
+        if let Some(kind) = collation
+            && ICU4X_LACKS_COLLATIONS.contains(&kind)
+        {
+            return Err(Error::guardrail(format!(
+                "The collation \"{kind}\" is not supported; compare with the locale's default collation"
+            )));
+        }
+        Ok(CollatorSpec { locale, collation, strength, case_level, case_first, numeric, shifted: ignore_punctuation })
+    }
+
+    /// The cache key: everything the collator is built from.
+    fn key(&self) -> String {
+        format!(
+            "{}|{:?}|{:?}|{}|{:?}|{:?}|{}",
+            self.locale, self.collation, self.strength, self.case_level, self.case_first, self.numeric, self.shifted
+        )
+    }
+
+    /// Builds the ICU4X collator.
+    fn build(&self) -> Result<CollatorBorrowed<'static>> {
+        let mut prefs = CollatorPreferences::from(&self.locale);
+        if let Some(kind) = self.collation {
+            prefs.collation_type = KeywordValue::try_from_str(kind).ok().and_then(|v| CollationType::try_from(&v).ok());
+        }
+        if let Some(case_first) = self.case_first {
+            prefs.case_first = Some(case_first);
+        }
+        if let Some(numeric) = self.numeric {
+            prefs.numeric_ordering =
+                Some(if numeric { CollationNumericOrdering::True } else { CollationNumericOrdering::False });
+        }
+        let mut options = CollatorOptions::default();
+        options.strength = self.strength;
+        if self.case_level {
+            options.case_level = Some(CaseLevel::On);
+        }
+        if self.shifted {
+            options.alternate_handling = Some(AlternateHandling::Shifted);
+        }
+        Collator::try_new(prefs, options).map_err(|_| {
+            Error::guardrail(format!("writ has no collation data for the locale \"{}\"; compare with \"en\"", self.locale))
+        })
+    }
+}
+
+/// Refuses text ICU4X collates differently from node: a lone surrogate (ICU4X reads U+FFFD,
+/// node an unassigned code point) or a character node's Unicode does not have yet.
+fn refuse_uncollatable(units: &[u16]) -> Result<()> {
+    for decoded in char::decode_utf16(units.iter().copied()) {
+        match decoded {
+            Err(lone) => {
+                return Err(Error::guardrail(format!(
+                    "localeCompare cannot compare text holding the lone surrogate \\u{:X}; make it well-formed first \
+                     with toWellFormed()",
+                    lone.unpaired_surrogate()
+                )));
+            }
+            Ok(c) if newer_than_node(u32::from(c)) => {
+                return Err(Error::guardrail(format!(
+                    "localeCompare cannot compare text holding U+{:04X}, which is newer than the Unicode version \
+                     JavaScript here knows",
+                    u32::from(c)
+                )));
+            }
+            Ok(_) => {}
+        }
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------------------------------
+// Caches.
+// ------------------------------------------------------------------------------------------
+
+/// Built formatters or collators of one kind, oldest dropped first.
+struct Cache<T> {
+    entries: VecDeque<(String, Arc<T>)>,
+}
+
+impl<T> Cache<T> {
+    /// An empty cache.
+    const fn new() -> Cache<T> {
+        Cache { entries: VecDeque::new() }
+    }
+}
+
+/// Number data per locale, style and currency.
+static NUMBER_DATA: Mutex<Cache<NumberData>> = Mutex::new(Cache::new());
+
+/// Collators per locale and options.
+static COLLATORS: Mutex<Cache<CollatorBorrowed<'static>>> = Mutex::new(Cache::new());
+
+/// The entry for `key`, built with `build` if missing; also whether it was built.
+fn cached_with_flag<T>(cache: &Mutex<Cache<T>>, key: &str, build: impl FnOnce() -> Result<T>) -> Result<(Arc<T>, bool)> {
+    let lock = |cache: &Mutex<Cache<T>>| cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(hit) = lock(cache).entries.iter().find(|(known, _)| known == key).map(|(_, value)| Arc::clone(value)) {
+        return Ok((hit, false));
+    }
+    // Built outside the lock: another evaluation may build the same entry meanwhile.
+    let built = Arc::new(build()?);
+    let mut guard = lock(cache);
+    if guard.entries.len() >= CACHE_SIZE {
+        guard.entries.pop_front();
+    }
+    guard.entries.push_back((key.to_owned(), Arc::clone(&built)));
+    Ok((built, true))
+}
+
+/// The entry for `key`, built with `build` if missing.
+fn cached<T>(cache: &Mutex<Cache<T>>, key: &str, build: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
+    cached_with_flag(cache, key, build).map(|(value, _)| value)
+}
+
+// ------------------------------------------------------------------------------------------
+// Facts about node 20's ICU 78 (CLDR 48).
+// ------------------------------------------------------------------------------------------
+
+/// The languages node formats numbers for; a tag in another language falls to the next one.
+const NODE_LANGUAGES: &[&str] = &[
+    "af", "agq", "ak", "am", "ar", "ars", "as", "asa", "ast", "az", "ba", "bas",
+    "be", "bem", "bez", "bg", "bgc", "bho", "blo", "bm", "bn", "bo", "br", "brx",
+    "bs", "bua", "ca", "ccp", "ce", "ceb", "cgg", "chr", "ckb", "cs", "csw", "cv",
+    "cy", "da", "dav", "de", "dje", "doi", "dsb", "dua", "dyo", "dz", "ebu", "ee",
+    "el", "en", "eo", "es", "et", "eu", "ewo", "fa", "ff", "fi", "fil", "fo",
+    "fr", "fur", "fy", "ga", "gaa", "gd", "gl", "gsw", "gu", "guz", "gv", "ha",
+    "haw", "he", "hi", "hr", "hsb", "hu", "hy", "ia", "id", "ie", "ig", "ii",
+    "is", "it", "ja", "jgo", "jmc", "jv", "ka", "kab", "kam", "kde", "kea", "kgp",
+    "khq", "ki", "kk", "kkj", "kl", "kln", "km", "kn", "ko", "kok", "ks", "ksb",
+    "ksf", "ksh", "ku", "kw", "kxv", "ky", "lb", "lg", "lij", "lmo", "ln", "lo",
+    "lrc", "lt", "lu", "luo", "luy", "lv", "mai", "mas", "mer", "mfe", "mg", "mgh",
+    "mi", "mk", "ml", "mn", "mni", "mr", "ms", "mt", "mua", "my", "mzn", "naq",
+    "nb", "nd", "nds", "ne", "nl", "nmg", "nn", "nnh", "no", "nqo", "nso", "nus",
+    "nyn", "oc", "om", "or", "os", "pa", "pcm", "pl", "pms", "prg", "ps", "pt",
+    "qu", "raj", "rm", "rn", "ro", "rof", "ru", "rw", "rwk", "sa", "sah", "saq",
+    "sat", "sbp", "sc", "scn", "sd", "se", "seh", "ses", "sg", "shi", "shn", "si",
+    "sk", "sl", "smn", "sn", "so", "sq", "sr", "st", "su", "sv", "sw", "syr",
+    "szl", "ta", "te", "teo", "tg", "th", "ti", "tk", "tn", "to", "tok", "tr",
+    "tt", "twq", "tyv", "tzm", "ug", "uk", "ur", "uz", "vai", "vec", "vi", "vmw",
+    "vun", "wae", "wo", "xh", "xnr", "xog", "yav", "yi", "yo", "yrl", "yue", "zgh",
+    "zh", "zu",];
+
+/// The languages of [`NODE_LANGUAGES`] ICU4X's compiled data has nothing for.
+const ICU4X_LACKS: &[&str] = &[
+    "agq", "ars", "asa", "bas", "bem", "bez", "bm", "bo", "ccp", "ce", "cgg", "dav",
+    "dje", "dua", "dyo", "dz", "ebu", "ewo", "ff", "fur", "gsw", "guz", "gv", "haw",
+    "jgo", "jmc", "kab", "kam", "kde", "khq", "kkj", "kl", "kln", "ksb", "ksf", "kw",
+    "lg", "ln", "lrc", "lu", "luo", "luy", "mas", "mer", "mfe", "mg", "mgh", "mua",
+    "mzn", "naq", "nd", "nmg", "nnh", "nus", "nyn", "os", "rn", "rof", "rwk", "saq",
+    "sbp", "se", "seh", "ses", "sg", "shi", "smn", "sn", "teo", "tok", "twq", "tzm",
+    "vai", "vun", "wae", "xog", "yav", "yi", "zgh",];
+
+/// The language-script pairs node has locales for; another script resolves to the language.
+const SCRIPT_LOCALES: &[&str] = &[
+    "az-Cyrl", "az-Latn", "bs-Cyrl", "bs-Latn", "ff-Adlm", "ff-Latn", "hi-Latn", "kk-Arab",
+    "kk-Cyrl", "kok-Deva", "kok-Latn", "ks-Arab", "ks-Deva", "ku-Latn", "kxv-Deva", "kxv-Latn",
+    "kxv-Orya", "kxv-Telu", "mni-Beng", "pa-Arab", "pa-Guru", "sat-Olck", "sd-Arab", "sd-Deva",
+    "shi-Latn", "shi-Tfng", "sr-Cyrl", "sr-Latn", "su-Latn", "uz-Arab", "uz-Cyrl", "uz-Latn",
+    "vai-Latn", "vai-Vaii", "yue-Hans", "yue-Hant", "zh-Hans", "zh-Hant",];
+
+/// The locales node's collator has; a tag resolves to the longest of them it starts with.
+const COLLATOR_LOCALES: &[&str] = &[
+    "af", "am", "ar", "ar-SA", "as", "az", "be", "bg", "blo", "bn",
+    "bo", "br", "bs", "bs-Cyrl", "ca", "ceb", "chr", "cs", "cy", "da",
+    "de", "de-AT", "dsb", "dz", "ee", "el", "en", "en-US", "eo", "es",
+    "et", "fa", "fa-AF", "ff", "ff-Adlm", "fi", "fil", "fo", "fr", "fr-CA",
+    "fy", "ga", "gl", "gu", "ha", "haw", "he", "he-IL", "hi", "hr",
+    "hsb", "hu", "hy", "id", "id-ID", "ig", "is", "it", "ja", "ka",
+    "kk", "kk-Arab", "kl", "km", "kn", "ko", "kok", "ku", "ky", "lb",
+    "lij", "lkt", "ln", "lo", "lt", "lv", "mk", "ml", "mn", "mr",
+    "ms", "mt", "my", "nb", "nb-NO", "ne", "nl", "nn", "no", "nso",
+    "om", "or", "pa", "pa-Guru", "pa-Guru-IN", "pa-IN", "pl", "ps", "pt", "ro",
+    "ru", "sa", "se", "si", "sk", "sl", "smn", "sq", "sr", "sr-BA",
+    "sr-Cyrl", "sr-Cyrl-BA", "sr-Cyrl-ME", "sr-Cyrl-RS", "sr-Latn", "sr-Latn-BA", "sr-Latn-RS", "sr-ME", "sr-RS", "st",
+    "sv", "sw", "ta", "te", "th", "tk", "tn", "to", "tr", "ug",
+    "uk", "ur", "uz", "vi", "wae", "wo", "xh", "yi", "yo", "zh",
+    "zh-CN", "zh-HK", "zh-Hans", "zh-Hans-CN", "zh-Hans-SG", "zh-Hant", "zh-Hant-HK", "zh-Hant-MO", "zh-Hant-TW", "zh-MO",
+    "zh-SG", "zh-TW", "zu",];
+
+/// Collations node offers that ICU4X's compiled data does not have.
+const ICU4X_LACKS_COLLATIONS: &[&str] = &["searchjl"];
+
+/// NaN as the locales that do not write "NaN" write it, by language and likely script.
+const NAN_TEXTS: &[(&str, &str)] = &[
+    ("am-Ethi", "በቁጥር ሊገለጽ የማይችል"),
+    ("ar-Arab", "ليس رقم\u{64b}ا"),
+    ("ars-Arab", "ليس رقم\u{64b}ا"),
+    ("ast-Latn", "ND"),
+    ("ce-Cyrl", "Терхьаш дац"),
+    ("cv-Cyrl", "хисеп мар"),
+    ("dz-Tibt", "ཨང\u{f0b}མད"),
+    ("ee-Latn", "mnn"),
+    ("fa-Arab", "ناعدد"),
+    ("fi-Latn", "epäluku"),
+    ("ga-Latn", "Nuimh"),
+    ("hy-Armn", "ՈչԹ"),
+    ("ka-Geor", "არ არის რიცხვი"),
+    ("kk-Arab", "سان ەمەس"),
+    ("kk-Cyrl", "сан емес"),
+    ("ky-Cyrl", "сан эмес"),
+    ("lo-Laoo", "ບ\u{ecd}\u{ec8}\u{200b}ແມ\u{ec8}ນ\u{200b}ໂຕ\u{200b}ເລກ"),
+    ("lv-Latn", "NS"),
+    ("my-Mymr", "ဂဏန\u{103a}\u{1038}မဟ\u{102f}တ\u{103a}သ\u{1031}\u{102c}"),
+    ("os-Cyrl", "НН"),
+    ("ru-Cyrl", "не число"),
+    ("sah-Cyrl", "чыыһыла буотах"),
+    ("smn-Latn", "epiloho"),
+    ("so-Latn", "MaL"),
+    ("syr-Syrc", "ܠܝܬ ܡܢܝܢܐ"),
+    ("tk-Latn", "san däl"),
+    ("to-Latn", "TF"),
+    ("uz-Cyrl", "ҳақиқий сон эмас"),
+    ("uz-Latn", "son emas"),
+    ("yue-Hans", "非数值"),
+    ("yue-Hant", "非數值"),
+    ("zh-Hant", "非數值"),
+];

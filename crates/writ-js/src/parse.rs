@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    ArrayExpression, ArrayExpressionElement, Argument, ArrowFunctionExpression, BindingPattern, CallExpression,
+    Argument, ArrayExpression, ArrayExpressionElement, ArrowFunctionExpression, BindingPattern, CallExpression,
     ChainElement, Expression, MemberExpression, ObjectExpression, ObjectPropertyKind, PropertyKey, PropertyKind,
     StringLiteral, TemplateLiteral,
 };
@@ -64,7 +64,10 @@ pub fn parse(source: &str, options: &ParseOptions<'_>) -> Result<Program> {
     scan::check_nesting(source)?;
     let allocator = Allocator::default();
     // Identifier hashes serve oxc's semantic analysis, which this front end does not run.
-    let parser_options = oxc_parser::ParseOptions { enable_ident_hashes: false, ..oxc_parser::ParseOptions::default() };
+    let parser_options = oxc_parser::ParseOptions {
+        enable_ident_hashes: false,
+        ..oxc_parser::ParseOptions::default()
+    };
     let expression = Parser::new(&allocator, source, SourceType::script())
         .with_options(parser_options)
         .parse_expression()
@@ -92,15 +95,21 @@ pub fn parse(source: &str, options: &ParseOptions<'_>) -> Result<Program> {
 
 /// Refuses a blank source and one longer than `max` UTF-16 code units.
 fn check_size(source: &str, max: usize) -> Result<()> {
-    let blank = source.chars().all(|c| u16::try_from(u32::from(c)).is_ok_and(is_js_space));
+    let blank = source
+        .chars()
+        .all(|c| u16::try_from(u32::from(c)).is_ok_and(is_js_space));
     if blank {
-        return Err(Error::syntax("Expression is empty — write one JavaScript expression, such as rows.length"));
+        return Err(Error::syntax(
+            "Expression is empty — write one JavaScript expression, such as rows.length",
+        ));
     }
     // UTF-8 never has fewer bytes than UTF-16 has code units, so most sources need no count.
     if source.len() > max {
         let length: usize = source.chars().map(char::len_utf16).sum();
         if length > max {
-            return Err(Error::syntax(format!("Expression is too long ({length} characters; the limit is {max})")));
+            return Err(Error::syntax(format!(
+                "Expression is too long ({length} characters; the limit is {max})"
+            )));
         }
     }
     Ok(())
@@ -112,11 +121,17 @@ fn syntax_error(source: &str, message: &str, offset: Option<u32>, help: Option<&
     let mut text = format!("Syntax error: {message}");
     if let Some(offset) = offset.and_then(|offset| usize::try_from(offset).ok()) {
         let before = source.get(..offset).unwrap_or(source);
-        let line_start = before.rfind(['\n', '\r', '\u{2028}', '\u{2029}']).map_or(0, |at| at + 1);
-        let line = 1 + before.matches(['\n', '\u{2028}', '\u{2029}']).count()
-            + before.matches('\r').count()
+        let line_start = before
+            .rfind(['\n', '\r', '\u{2028}', '\u{2029}'])
+            .map_or(0, |at| at + 1);
+        let line = 1 + before.matches(['\n', '\u{2028}', '\u{2029}']).count() + before.matches('\r').count()
             - before.matches("\r\n").count();
-        let column = 1 + before.get(line_start..).unwrap_or("").chars().map(char::len_utf16).sum::<usize>();
+        let column = 1 + before
+            .get(line_start..)
+            .unwrap_or("")
+            .chars()
+            .map(char::len_utf16)
+            .sum::<usize>();
         text.push_str(&format!(" (line {line}, column {column})"));
     }
     if let Some(help) = help {
@@ -127,7 +142,9 @@ fn syntax_error(source: &str, message: &str, offset: Option<u32>, help: Option<&
 
 /// `"<NodeType>" is not part of the expression language — <hint>`.
 fn not_in_language(node_type: &str, hint: &str) -> Error {
-    Error::guardrail(format!("\"{node_type}\" is not part of the expression language — {hint}"))
+    Error::guardrail(format!(
+        "\"{node_type}\" is not part of the expression language — {hint}"
+    ))
 }
 
 fn await_error() -> Error {
@@ -178,7 +195,11 @@ impl<'h> Hosts<'h> {
     fn find(&self, name: &str) -> Option<u32> {
         match &self.index {
             Some(index) => index.get(name).copied(),
-            None => self.names.iter().position(|host| *host == name).and_then(|at| u32::try_from(at).ok()),
+            None => self
+                .names
+                .iter()
+                .position(|host| *host == name)
+                .and_then(|at| u32::try_from(at).ok()),
         }
     }
 }
@@ -224,7 +245,11 @@ impl<'a, 'h> Lowering<'a, 'h> {
     /// Enters one level of the tree; [`Lowering::leave`] undoes it.
     fn enter(&mut self) -> Result<()> {
         self.depth += 1;
-        if self.depth > MAX_AST_DEPTH { Err(scan::too_deep()) } else { Ok(()) }
+        if self.depth > MAX_AST_DEPTH {
+            Err(scan::too_deep())
+        } else {
+            Ok(())
+        }
     }
 
     fn leave(&mut self) {
@@ -251,7 +276,9 @@ impl<'a, 'h> Lowering<'a, 'h> {
     fn bind(&mut self, name: &'a str) -> Result<u16> {
         let depth = u16::try_from(self.arrows.len().saturating_sub(1)).map_err(|_| scan::too_deep())?;
         let Some(arrow) = self.arrows.last_mut() else {
-            return Err(Error::guardrail(format!("\"{name}\" cannot be bound outside a callback")));
+            return Err(Error::guardrail(format!(
+                "\"{name}\" cannot be bound outside a callback"
+            )));
         };
         let locals = self.bindings.entry(name).or_default();
         if locals.last().is_some_and(|local| local.depth == depth) {
@@ -310,7 +337,12 @@ impl<'a, 'h> Lowering<'a, 'h> {
             | Expression::ComputedMemberExpression(_)
             | Expression::PrivateFieldExpression(_) => match expression.as_member_expression() {
                 Some(member) => self.member(member)?,
-                None => return Err(not_in_language(node_type(expression), "write plain reads, as a.b or a[k]")),
+                None => {
+                    return Err(not_in_language(
+                        node_type(expression),
+                        "write plain reads, as a.b or a[k]",
+                    ));
+                }
             },
             Expression::ChainExpression(chain) => {
                 self.node();
@@ -375,7 +407,10 @@ impl<'a, 'h> Lowering<'a, 'h> {
             Expression::ObjectExpression(object) => self.object(object)?,
             Expression::ArrowFunctionExpression(_) => return Err(misplaced_arrow()),
             Expression::BigIntLiteral(_) => {
-                return Err(not_in_language("BigIntLiteral", "numbers are doubles: write 123 instead of 123n"));
+                return Err(not_in_language(
+                    "BigIntLiteral",
+                    "numbers are doubles: write 123 instead of 123n",
+                ));
             }
             Expression::RegExpLiteral(_) => {
                 return Err(not_in_language(
@@ -409,7 +444,10 @@ impl<'a, 'h> Lowering<'a, 'h> {
                 ));
             }
             Expression::ThisExpression(_) => {
-                return Err(not_in_language("ThisExpression", "there is no this: name the data passed in"));
+                return Err(not_in_language(
+                    "ThisExpression",
+                    "there is no this: name the data passed in",
+                ));
             }
             Expression::TaggedTemplateExpression(_) => {
                 return Err(not_in_language(
@@ -428,12 +466,23 @@ impl<'a, 'h> Lowering<'a, 'h> {
             }
             Expression::AwaitExpression(_) => return Err(await_error()),
             Expression::YieldExpression(_) => {
-                return Err(not_in_language("YieldExpression", "there are no generators: write one expression"));
+                return Err(not_in_language(
+                    "YieldExpression",
+                    "there are no generators: write one expression",
+                ));
             }
             Expression::Super(_) | Expression::PrivateInExpression(_) | Expression::NewTarget(_) => {
-                return Err(not_in_language(node_type(expression), "there are no classes or functions to refer to"));
+                return Err(not_in_language(
+                    node_type(expression),
+                    "there are no classes or functions to refer to",
+                ));
             }
-            _ => return Err(not_in_language(node_type(expression), "write JavaScript, not JSX or TypeScript")),
+            _ => {
+                return Err(not_in_language(
+                    node_type(expression),
+                    "write JavaScript, not JSX or TypeScript",
+                ));
+            }
         })
     }
 
@@ -443,7 +492,9 @@ impl<'a, 'h> Lowering<'a, 'h> {
         for quasi in &template.quasis {
             self.node();
             let Some(cooked) = quasi.value.cooked.as_ref() else {
-                return Err(Error::syntax("Syntax error: a template holds an invalid escape sequence"));
+                return Err(Error::syntax(
+                    "Syntax error: a template holds an invalid escape sequence",
+                ));
             };
             quasis.push(js_string(cooked.as_str(), quasi.lone_surrogates));
         }
@@ -452,9 +503,14 @@ impl<'a, 'h> Lowering<'a, 'h> {
             exprs.push(self.expr(expression, Position::Operand)?);
         }
         if quasis.len() != exprs.len() + 1 {
-            return Err(Error::syntax("Syntax error: a template's text and substitutions do not alternate"));
+            return Err(Error::syntax(
+                "Syntax error: a template's text and substitutions do not alternate",
+            ));
         }
-        Ok(Expr::Template(Box::new(Template { quasis: quasis.into_boxed_slice(), exprs: exprs.into_boxed_slice() })))
+        Ok(Expr::Template(Box::new(Template {
+            quasis: quasis.into_boxed_slice(),
+            exprs: exprs.into_boxed_slice(),
+        })))
     }
 
     /// A property read: `a.b`, `a[k]`, `a?.b`, `a?.[k]`.
@@ -469,10 +525,17 @@ impl<'a, 'h> Lowering<'a, 'h> {
             }
             MemberExpression::ComputedMemberExpression(read) => self.computed_property(&read.expression)?,
             MemberExpression::PrivateFieldExpression(_) => {
-                return Err(not_in_language("PrivateIdentifier", "there are no classes: read a.b or a[k]"));
+                return Err(not_in_language(
+                    "PrivateIdentifier",
+                    "there are no classes: read a.b or a[k]",
+                ));
             }
         };
-        Ok(Expr::Member(Box::new(Member { object, property, optional })))
+        Ok(Expr::Member(Box::new(Member {
+            object,
+            property,
+            optional,
+        })))
     }
 
     /// The key of `a[key]`: a written string or index resolves now, anything else at run time.
@@ -541,7 +604,10 @@ impl<'a, 'h> Lowering<'a, 'h> {
             MemberExpression::StaticMemberExpression(read) => Some(Str::from(read.property.name.as_str())),
             MemberExpression::ComputedMemberExpression(read) => written_text(&read.expression),
             MemberExpression::PrivateFieldExpression(_) => {
-                return Err(not_in_language("PrivateIdentifier", "there are no classes: call a.b(...)"));
+                return Err(not_in_language(
+                    "PrivateIdentifier",
+                    "there are no classes: call a.b(...)",
+                ));
             }
         };
         let Some(text) = written else {
@@ -553,7 +619,11 @@ impl<'a, 'h> Lowering<'a, 'h> {
                 _ => return Err(Error::guardrail("A method name must be written or computed")),
             };
             let args = self.args(&call.arguments, None)?;
-            let callee = Callee::Method { receiver, method: MethodKey::Computed(key), optional: member.optional() };
+            let callee = Callee::Method {
+                receiver,
+                method: MethodKey::Computed(key),
+                optional: member.optional(),
+            };
             return Ok(Expr::Call(Box::new(Call { callee, args })));
         };
         // The receiver first: a host function there is refused as a value before its method.
@@ -584,7 +654,11 @@ impl<'a, 'h> Lowering<'a, 'h> {
             _ => self.node(),
         }
         let args = self.args(&call.arguments, callback)?;
-        let callee = Callee::Method { receiver, method: MethodKey::Named(Box::new(method)), optional: member.optional() };
+        let callee = Callee::Method {
+            receiver,
+            method: MethodKey::Named(Box::new(method)),
+            optional: member.optional(),
+        };
         Ok(Expr::Call(Box::new(Call { callee, args })))
     }
 
@@ -614,7 +688,13 @@ impl<'a, 'h> Lowering<'a, 'h> {
 
     /// A call of a host function: only as a result, outside callbacks, with at most one
     /// argument and no spread.
-    fn host_call(&mut self, name: &'a str, function: u32, call: &CallExpression<'a>, position: Position) -> Result<Expr> {
+    fn host_call(
+        &mut self,
+        name: &'a str,
+        function: u32,
+        call: &CallExpression<'a>,
+        position: Position,
+    ) -> Result<Expr> {
         if !self.arrows.is_empty() {
             return Err(Error::guardrail(format!(
                 "\"{name}\" is a host function: it cannot be called inside a callback. Call one function that \
@@ -627,7 +707,11 @@ impl<'a, 'h> Lowering<'a, 'h> {
                  expression, a branch of ?:, or the right side of ??, || or &&, as in cached ?? {name}()"
             )));
         }
-        if call.arguments.iter().any(|argument| matches!(argument, Argument::SpreadElement(_))) {
+        if call
+            .arguments
+            .iter()
+            .any(|argument| matches!(argument, Argument::SpreadElement(_)))
+        {
             return Err(Error::guardrail(format!(
                 "\"{name}\" cannot be called with a spread argument — pass one object, as {name}({{ ... }})"
             )));
@@ -725,7 +809,10 @@ impl<'a, 'h> Lowering<'a, 'h> {
         let start = self.nodes;
         self.node();
         let depth = u16::try_from(self.arrows.len()).map_err(|_| scan::too_deep())?;
-        self.arrows.push(Arrow { names: Vec::new(), next_slot: 0 });
+        self.arrows.push(Arrow {
+            names: Vec::new(),
+            next_slot: 0,
+        });
         let lowered = self.lambda_parts(arrow, body);
         let frame = self.arrows.pop();
         if let Some(frame) = &frame {
@@ -746,7 +833,11 @@ impl<'a, 'h> Lowering<'a, 'h> {
         })
     }
 
-    fn lambda_parts(&mut self, arrow: &ArrowFunctionExpression<'a>, body: &Expression<'a>) -> Result<(Box<[Pattern]>, Expr)> {
+    fn lambda_parts(
+        &mut self,
+        arrow: &ArrowFunctionExpression<'a>,
+        body: &Expression<'a>,
+    ) -> Result<(Box<[Pattern]>, Expr)> {
         let mut params = Vec::with_capacity(arrow.params.items.len());
         for param in &arrow.params.items {
             let mut pattern = self.pattern(&param.pattern)?;
@@ -797,7 +888,10 @@ impl<'a, 'h> Lowering<'a, 'h> {
                     },
                     None => None,
                 };
-                Pattern::Object { props: props.into_boxed_slice(), rest }
+                Pattern::Object {
+                    props: props.into_boxed_slice(),
+                    rest,
+                }
             }
             BindingPattern::ArrayPattern(array) => {
                 let mut items = Vec::with_capacity(array.elements.len());
@@ -814,7 +908,10 @@ impl<'a, 'h> Lowering<'a, 'h> {
                     }
                     None => None,
                 };
-                Pattern::Array { items: items.into_boxed_slice(), rest }
+                Pattern::Array {
+                    items: items.into_boxed_slice(),
+                    rest,
+                }
             }
             BindingPattern::AssignmentPattern(assignment) => {
                 let target = self.pattern(&assignment.left)?;
@@ -839,12 +936,22 @@ impl<'a, 'h> Lowering<'a, 'h> {
             PropertyKey::StringLiteral(literal) => string_value(literal),
             PropertyKey::NumericLiteral(literal) => number_to_str(literal.value),
             PropertyKey::BigIntLiteral(_) => {
-                return Err(not_in_language("BigIntLiteral", "numbers are doubles: write the key as a string"));
+                return Err(not_in_language(
+                    "BigIntLiteral",
+                    "numbers are doubles: write the key as a string",
+                ));
             }
             PropertyKey::PrivateIdentifier(_) => {
-                return Err(not_in_language("PrivateIdentifier", "there are no classes: write a plain key"));
+                return Err(not_in_language(
+                    "PrivateIdentifier",
+                    "there are no classes: write a plain key",
+                ));
             }
-            _ => return Err(Error::guardrail("An object key must be a name, a string, a number or [computed]")),
+            _ => {
+                return Err(Error::guardrail(
+                    "An object key must be a name, a string, a number or [computed]",
+                ));
+            }
         }))
     }
 
@@ -858,7 +965,9 @@ impl<'a, 'h> Lowering<'a, 'h> {
                     Element::Spread(self.expr(&spread.argument, Position::Operand)?)
                 }
                 ArrayExpressionElement::Elision(_) => {
-                    return Err(Error::guardrail("An array literal cannot skip an item — write undefined there"));
+                    return Err(Error::guardrail(
+                        "An array literal cannot skip an item — write undefined there",
+                    ));
                 }
                 _ => match element.as_expression() {
                     Some(expression) => Element::Item(self.expr(expression, Position::Operand)?),
@@ -956,7 +1065,10 @@ fn js_string(text: &str, lone_surrogates: bool) -> Str {
     while let Some((at, c)) = chars.next() {
         if c == '\u{FFFD}' {
             let digits = at + c.len_utf8();
-            if let Some(unit) = text.get(digits..digits + 4).and_then(|hex| u16::from_str_radix(hex, 16).ok()) {
+            if let Some(unit) = text
+                .get(digits..digits + 4)
+                .and_then(|hex| u16::from_str_radix(hex, 16).ok())
+            {
                 units.push(unit);
                 // The four digits are ASCII: one char each.
                 for _ in 0..4 {
@@ -988,7 +1100,10 @@ fn binary_op(operator: BinaryOperator) -> Result<BinaryOp> {
         BinaryOperator::GreaterThan => BinaryOp::Gt,
         BinaryOperator::GreaterEqualThan => BinaryOp::Ge,
         BinaryOperator::In => {
-            return Err(not_in_language("in", "to test for a key, write Object.hasOwn(object, key)"));
+            return Err(not_in_language(
+                "in",
+                "to test for a key, write Object.hasOwn(object, key)",
+            ));
         }
         BinaryOperator::Instanceof => {
             return Err(not_in_language(
@@ -1019,8 +1134,11 @@ fn host_as_value(name: &str) -> Error {
 }
 
 fn misplaced_arrow() -> Error {
-    let mut methods: Vec<&str> =
-        ArrayMethod::ALL.iter().filter(|method| method.callback_argument().is_some()).map(|m| m.name()).collect();
+    let mut methods: Vec<&str> = ArrayMethod::ALL
+        .iter()
+        .filter(|method| method.callback_argument().is_some())
+        .map(|m| m.name())
+        .collect();
     methods.extend(["Array.from", "Object.groupBy"]);
     Error::guardrail(format!(
         "A function can only be written as a method's callback, as in rows.map(r => r.name). Methods that take \
@@ -1059,14 +1177,16 @@ fn missing_static(global: Global, name: &str) -> Error {
 
 fn unknown_method(name: &str) -> Error {
     let hint: Cow<'static, str> = match name {
-        "push" | "unshift" => "the language has no mutation: build a new array, as items.concat([x]) or [...items, x]".into(),
-        "pop" | "shift" => "the language has no mutation: read items.at(-1) or items[0], and items.slice(...) for the rest".into(),
+        "push" | "unshift" => {
+            "the language has no mutation: build a new array, as items.concat([x]) or [...items, x]".into()
+        }
+        "pop" | "shift" => {
+            "the language has no mutation: read items.at(-1) or items[0], and items.slice(...) for the rest".into()
+        }
         "sort" => "the language has no mutation: toSorted returns a sorted copy".into(),
         "reverse" => "the language has no mutation: toReversed returns a reversed copy".into(),
         "splice" => "the language has no mutation: toSpliced returns a changed copy".into(),
-        "fill" | "copyWithin" => {
-            "the language has no mutation: build a new array with map, with or Array.from".into()
-        }
+        "fill" | "copyWithin" => "the language has no mutation: build a new array with map, with or Array.from".into(),
         "forEach" => "a callback has no effect to run: compute a value with map, filter or reduce".into(),
         "match" | "matchAll" | "search" | "test" | "exec" => {
             "regular expressions are left out: use includes, startsWith, endsWith, indexOf or split".into()
@@ -1087,7 +1207,15 @@ fn all_method_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = ArrayMethod::ALL.iter().map(|m| m.name()).collect();
     names.extend(StringMethod::ALL.iter().map(|m| m.name()));
     names.extend(NumberMethod::ALL.iter().map(|m| m.name()));
-    for global in [Global::Math, Global::Json, Global::Object, Global::Array, Global::Number, Global::String, Global::Date] {
+    for global in [
+        Global::Math,
+        Global::Json,
+        Global::Object,
+        Global::Array,
+        Global::Number,
+        Global::String,
+        Global::Date,
+    ] {
         names.extend(Static::names_of(global));
     }
     names.sort_unstable();

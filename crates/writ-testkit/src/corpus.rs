@@ -103,11 +103,26 @@ pub fn read_cases(path: &Path) -> Vec<Case> {
 ///
 /// When the answer differs, with the case's id in the message.
 pub fn check(case: &Case, outcome: &Outcome) {
+    if let Some(difference) = mismatch(case, outcome) {
+        panic!("{difference}");
+    }
+}
+
+/// How `outcome` differs from what `case` expects, if it does: the whole corpus can be run
+/// and every difference reported at once.
+pub fn mismatch(case: &Case, outcome: &Outcome) -> Option<String> {
+    let at = format!("case {} (line {})", case.id, case.line_number);
     match (&case.expect, outcome) {
         (Outcome::Error { code: want, .. }, Outcome::Error { code, message }) => {
-            assert_eq!(code, want, "case {} (line {}): {message}", case.id, case.line_number);
-            assert!(!message.is_empty(), "case {}: an error must say what is wrong", case.id);
+            if code != want {
+                Some(format!("{at}: expected error {want}, got error {code}: {message}"))
+            } else if message.is_empty() {
+                Some(format!("{at}: an error must say what is wrong"))
+            } else {
+                None
+            }
         }
-        (want, got) => assert_eq!(got, want, "case {} (line {})", case.id, case.line_number),
+        (want, got) if got == want => None,
+        (want, got) => Some(format!("{at}: expected {}, got {}", want.to_envelope(), got.to_envelope())),
     }
 }

@@ -16,7 +16,7 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ("writ-js", &["writ-core"]),
     ("writ-cli", &["writ-core", "writ-cells", "writ-js"]),
     ("writ-testkit", &["writ-core"]),
-    ("writ-bench", &["writ-core"]),
+    ("writ-bench", &["writ-core", "writ-js"]),
 ];
 
 fn manifests() -> Vec<PathBuf> {

@@ -956,7 +956,7 @@ fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Value> {
 /// assign, or one of the four lowercase letters whose capital only Unicode 18.0 adds
 /// (ɷ U+0277, ɼ U+027C, ꭋ U+AB4B, ꭌ U+AB4C). Uppercasing has no context in the root locale, so
 /// keeping a letter as it is changes nothing around it.
-fn keep_in_upper_case(point: u32) -> bool {
+pub(crate) fn keep_in_upper_case(point: u32) -> bool {
     matches!(point, 0x277 | 0x27C | 0xAB4B | 0xAB4C) || newer_than_node(point)
 }
 

@@ -152,7 +152,11 @@ impl Scanner<'_> {
     }
 
     fn check(&self) -> Result<()> {
-        if self.depth() > MAX_AST_DEPTH { Err(too_deep()) } else { Ok(()) }
+        if self.depth() > MAX_AST_DEPTH {
+            Err(too_deep())
+        } else {
+            Ok(())
+        }
     }
 
     fn run(&mut self) -> Result<()> {
@@ -178,7 +182,11 @@ impl Scanner<'_> {
                 b')' => self.close(Bracket::Paren),
                 b']' => self.close(Bracket::Square),
                 b'}' => {
-                    if self.frames.last().is_some_and(|frame| frame.bracket == Bracket::Substitution) {
+                    if self
+                        .frames
+                        .last()
+                        .is_some_and(|frame| frame.bracket == Bracket::Substitution)
+                    {
                         self.close(Bracket::Substitution);
                         self.template()?;
                     } else {
@@ -279,7 +287,11 @@ impl Scanner<'_> {
                     }
                 }
                 b'&' | b'|' => {
-                    let (logical, bitwise) = if b == b'&' { (LOGICAL_AND, BITWISE_AND) } else { (LOGICAL_OR, BITWISE_OR) };
+                    let (logical, bitwise) = if b == b'&' {
+                        (LOGICAL_AND, BITWISE_AND)
+                    } else {
+                        (LOGICAL_OR, BITWISE_OR)
+                    };
                     if self.next_is(1, &[b, b'=']) {
                         self.assign(3)?;
                     } else if self.next_is(1, &[b]) {
@@ -428,7 +440,11 @@ impl Scanner<'_> {
         if self.next_is(1, &[b]) {
             self.pos += 2;
             // Postfix after an operand; otherwise a prefix update, which recurses.
-            return if self.state == State::AfterOperand { Ok(()) } else { self.prefix_op() };
+            return if self.state == State::AfterOperand {
+                Ok(())
+            } else {
+                self.prefix_op()
+            };
         }
         if self.next_is(1, b"=") {
             return self.assign(2);

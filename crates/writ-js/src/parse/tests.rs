@@ -4,16 +4,17 @@
 use writ_core::{Str, Value};
 
 use super::{MAX_AST_DEPTH, ParseOptions, parse};
-use crate::ast::{
-    Arg, Callee, Element, Expr, Lambda, Local, MethodKey, Pattern, Program, Prop, PropKey, Property,
-};
+use crate::ast::{Arg, Callee, Element, Expr, Lambda, Local, MethodKey, Pattern, Program, Prop, PropKey, Property};
 use crate::error::{Error, Reason};
 use crate::tables::{ArrayFn, Global, MathFn, ObjectFn, Static};
 
 const HOSTS: &[&str] = &["getUser", "log"];
 
 fn options() -> ParseOptions<'static> {
-    ParseOptions { max_source_length: 100_000, host_functions: HOSTS }
+    ParseOptions {
+        max_source_length: 100_000,
+        host_functions: HOSTS,
+    }
 }
 
 fn ok(source: &str) -> Program {
@@ -34,7 +35,11 @@ fn err(source: &str) -> Error {
 fn refused(source: &str, reason: Reason, needle: &str) {
     let error = err(source);
     assert_eq!(error.reason(), reason, "{source:?}: {error:?}");
-    assert!(error.message().contains(needle), "{source:?}: message {:?} lacks {needle:?}", error.message());
+    assert!(
+        error.message().contains(needle),
+        "{source:?}: message {:?} lacks {needle:?}",
+        error.message()
+    );
 }
 
 fn guardrail(source: &str, needle: &str) {
@@ -42,7 +47,11 @@ fn guardrail(source: &str, needle: &str) {
 }
 
 fn names(program: &Program) -> Vec<String> {
-    program.free_names.iter().map(|name| name.to_string_lossy().into_owned()).collect()
+    program
+        .free_names
+        .iter()
+        .map(|name| name.to_string_lossy().into_owned())
+        .collect()
 }
 
 fn units(text: &Str) -> Vec<u16> {
@@ -79,13 +88,20 @@ fn blank_and_long_sources_are_refused_before_parsing() {
     for source in ["", "   ", "\n\t ", "\u{A0}\u{FEFF}\u{2028}"] {
         refused(source, Reason::ExpressionSyntax, "Expression is empty");
     }
-    let short = ParseOptions { max_source_length: 5, host_functions: &[] };
-    let error = parse("a + bcd", &short).err().unwrap_or_else(|| panic!("7 characters passed a limit of 5"));
+    let short = ParseOptions {
+        max_source_length: 5,
+        host_functions: &[],
+    };
+    let error = parse("a + bcd", &short)
+        .err()
+        .unwrap_or_else(|| panic!("7 characters passed a limit of 5"));
     assert_eq!(error.reason(), Reason::ExpressionSyntax);
     assert_eq!(error.message(), "Expression is too long (7 characters; the limit is 5)");
     // Counted in UTF-16 code units: an emoji is two.
     assert!(parse("'é'", &short).is_ok());
-    let error = parse("'😀😀'", &short).err().unwrap_or_else(|| panic!("6 units passed a limit of 5"));
+    let error = parse("'😀😀'", &short)
+        .err()
+        .unwrap_or_else(|| panic!("6 units passed a limit of 5"));
     assert_eq!(error.message(), "Expression is too long (6 characters; the limit is 5)");
     assert!(parse("'😀'", &short).is_ok());
 }
@@ -98,7 +114,17 @@ fn syntax_errors_carry_oxc_message_and_position() {
     assert!(error.message().contains("line 1, column"), "{error:?}");
     let error = err("a\n  .b c");
     assert!(error.message().contains("line 2, column 6"), "{error:?}");
-    for source in ["1); (2", "1), (2", "a b", "(a", "[1, 2", "'open", "a.", "{ a: }", "x => y =>"] {
+    for source in [
+        "1); (2",
+        "1), (2",
+        "a b",
+        "(a",
+        "[1, 2",
+        "'open",
+        "a.",
+        "{ a: }",
+        "x => y =>",
+    ] {
         refused(source, Reason::ExpressionSyntax, "Syntax error");
     }
 }
@@ -115,19 +141,34 @@ fn one_expression_with_objects_and_comments() {
 
 #[test]
 fn refused_node_types_and_operators() {
-    guardrail("new Date()", "\"new\" is not part of the expression language — every value is JSON");
-    guardrail("a = 1", "\"AssignmentExpression\" is not part of the expression language — an expression computes");
+    guardrail(
+        "new Date()",
+        "\"new\" is not part of the expression language — every value is JSON",
+    );
+    guardrail(
+        "a = 1",
+        "\"AssignmentExpression\" is not part of the expression language — an expression computes",
+    );
     guardrail("a += 1", "cannot assign");
     guardrail("({ a } = b)", "cannot assign");
     guardrail("a++", "\"UpdateExpression\"");
     guardrail("--a", "\"UpdateExpression\"");
-    guardrail("'a' in o", "\"in\" is not part of the expression language — to test for a key");
+    guardrail(
+        "'a' in o",
+        "\"in\" is not part of the expression language — to test for a key",
+    );
     guardrail("a instanceof Array", "\"instanceof\"");
     for op in ["&", "|", "^", "<<", ">>", ">>>"] {
-        guardrail(&format!("a {op} b"), &format!("\"{op}\" is not part of the expression language — bitwise"));
+        guardrail(
+            &format!("a {op} b"),
+            &format!("\"{op}\" is not part of the expression language — bitwise"),
+        );
     }
     guardrail("~a", "\"~\" is not part of the expression language — bitwise");
-    guardrail("void 0", "\"void\" is not part of the expression language — write undefined");
+    guardrail(
+        "void 0",
+        "\"void\" is not part of the expression language — write undefined",
+    );
     guardrail("delete a.b", "\"delete\" is not part of the expression language");
     guardrail("this", "\"ThisExpression\"");
     guardrail("this.a", "\"ThisExpression\"");
@@ -142,9 +183,15 @@ fn refused_node_types_and_operators() {
     guardrail("/ab+c/", "\"RegExpLiteral\"");
     guardrail("s.replace(/a/g, 'b')", "\"RegExpLiteral\"");
     guardrail("a ? /x/ : 1", "\"RegExpLiteral\"");
-    guardrail("[1, , 2]", "An array literal cannot skip an item — write undefined there");
+    guardrail(
+        "[1, , 2]",
+        "An array literal cannot skip an item — write undefined there",
+    );
     guardrail("[, 1]", "cannot skip an item");
-    guardrail("f?.()", "An optional call \"?.()\" is not part of the expression language");
+    guardrail(
+        "f?.()",
+        "An optional call \"?.()\" is not part of the expression language",
+    );
     guardrail("a.b?.()", "optional call");
     guardrail("a?.b?.()", "optional call");
     guardrail("a as T", "\"as\" is TypeScript");
@@ -160,11 +207,16 @@ fn refused_node_types_and_operators() {
 fn object_literal_rules() {
     guardrail("({ get a() { return 1 } })", "block");
     guardrail("({ a() {} })", "block");
-    guardrail("({ __proto__: x })", "A written \"__proto__\" key is not part of the expression language");
+    guardrail(
+        "({ __proto__: x })",
+        "A written \"__proto__\" key is not part of the expression language",
+    );
     guardrail("({ '__proto__': x })", "\"__proto__\"");
     guardrail("({ __proto__ })", "\"__proto__\"");
     let program = ok("({ ['__proto__']: x, a, 'b c': 1, 1.50: 2, 0x10: 3, 1e21: 4, ...rest })");
-    let Expr::Object(props) = &program.root else { panic!("{:?}", program.root) };
+    let Expr::Object(props) = &program.root else {
+        panic!("{:?}", program.root)
+    };
     let keys: Vec<String> = props
         .iter()
         .filter_map(|prop| match prop {
@@ -190,21 +242,48 @@ fn arrows_only_as_callbacks() {
     guardrail("rows.map(1, x => x)", "Methods that take one");
     guardrail("({ f: x => x })", "Array.from, Object.groupBy");
     guardrail("rows.map((x = y => 1) => x)", message);
-    guardrail("rows.map(x => { return x })", "A callback's body must be an expression, not a block");
+    guardrail(
+        "rows.map(x => { return x })",
+        "A callback's body must be an expression, not a block",
+    );
     guardrail("rows.map(async r => r)", "A callback cannot be async");
     guardrail("rows.map((a, b, c, d, e, f) => a)", "at most 5 parameters");
-    guardrail("rows.map((...a) => a)", "A rest parameter (...args) is not part of the expression language");
-    refused("rows.map((a, a) => a)", Reason::ExpressionSyntax, "duplicate parameter name \"a\"");
-    refused("rows.map(({ a }, [a]) => a)", Reason::ExpressionSyntax, "duplicate parameter name");
+    guardrail(
+        "rows.map((...a) => a)",
+        "A rest parameter (...args) is not part of the expression language",
+    );
+    refused(
+        "rows.map((a, a) => a)",
+        Reason::ExpressionSyntax,
+        "duplicate parameter name \"a\"",
+    );
+    refused(
+        "rows.map(({ a }, [a]) => a)",
+        Reason::ExpressionSyntax,
+        "duplicate parameter name",
+    );
 
     assert_eq!(first_lambda(&ok("rows.map((a, b, c, d, e) => a)")).params.len(), 5);
     assert!(matches!(root_call(&ok("rows.filter(r => r.ok)")).1, [Arg::Lambda(_)]));
-    assert!(matches!(root_call(&ok("rows['filter']((r) => r.ok)")).1, [Arg::Lambda(_)]));
-    assert!(matches!(root_call(&ok("rows.reduce((a, r) => a + r, 0)")).1, [Arg::Lambda(_), Arg::Value(_)]));
-    assert!(matches!(root_call(&ok("rows.toSorted(((a, b) => a - b))")).1, [Arg::Lambda(_)]));
+    assert!(matches!(
+        root_call(&ok("rows['filter']((r) => r.ok)")).1,
+        [Arg::Lambda(_)]
+    ));
+    assert!(matches!(
+        root_call(&ok("rows.reduce((a, r) => a + r, 0)")).1,
+        [Arg::Lambda(_), Arg::Value(_)]
+    ));
+    assert!(matches!(
+        root_call(&ok("rows.toSorted(((a, b) => a - b))")).1,
+        [Arg::Lambda(_)]
+    ));
     let program = ok("rows?.map(r => r)");
-    let Expr::Chain(inner) = &program.root else { panic!("{:?}", program.root) };
-    let Expr::Call(call) = inner.as_ref() else { panic!("{inner:?}") };
+    let Expr::Chain(inner) = &program.root else {
+        panic!("{:?}", program.root)
+    };
+    let Expr::Call(call) = inner.as_ref() else {
+        panic!("{inner:?}")
+    };
     assert!(matches!(&call.callee, Callee::Method { optional: true, .. }));
     assert!(matches!(call.args.as_ref(), [Arg::Lambda(_)]));
 }
@@ -213,30 +292,59 @@ fn arrows_only_as_callbacks() {
 fn static_callbacks_and_global_callbacks() {
     let program = ok("Array.from({ length: 3 }, (_, i) => i)");
     let (callee, args) = root_call(&program);
-    let Callee::Method { method: MethodKey::Named(method), .. } = callee else { panic!("{callee:?}") };
+    let Callee::Method {
+        method: MethodKey::Named(method),
+        ..
+    } = callee
+    else {
+        panic!("{callee:?}")
+    };
     assert_eq!(method.statik, Some(Static::Array(ArrayFn::From)));
     assert!(matches!(args, [Arg::Value(Expr::Object(_)), Arg::Lambda(_)]));
     let program = ok("Object.groupBy(rows, r => r.status)");
     let (callee, args) = root_call(&program);
-    let Callee::Method { method: MethodKey::Named(method), .. } = callee else { panic!("{callee:?}") };
+    let Callee::Method {
+        method: MethodKey::Named(method),
+        ..
+    } = callee
+    else {
+        panic!("{callee:?}")
+    };
     assert_eq!(method.statik, Some(Static::Object(ObjectFn::GroupBy)));
     assert!(matches!(args, [Arg::Value(Expr::Free(_)), Arg::Lambda(_)]));
 
     let program = ok("rows.filter(Boolean)");
     assert!(matches!(root_call(&program).1, [Arg::GlobalCallback(1)]));
     assert_eq!(names(&program), ["rows", "Boolean"]);
-    assert!(matches!(root_call(&ok("ids.map((Number))")).1, [Arg::GlobalCallback(1)]));
-    assert!(matches!(root_call(&ok("Array.from('12', String)")).1, [Arg::Value(_), Arg::GlobalCallback(_)]));
+    assert!(matches!(
+        root_call(&ok("ids.map((Number))")).1,
+        [Arg::GlobalCallback(1)]
+    ));
+    assert!(matches!(
+        root_call(&ok("Array.from('12', String)")).1,
+        [Arg::Value(_), Arg::GlobalCallback(_)]
+    ));
     // A name that is not a global is a value; JavaScript decides at run time.
     assert!(matches!(root_call(&ok("rows.map(fn)")).1, [Arg::Value(Expr::Free(1))]));
-    assert!(matches!(root_call(&ok("rows.map(undefined)")).1, [Arg::Value(Expr::Free(1))]));
+    assert!(matches!(
+        root_call(&ok("rows.map(undefined)")).1,
+        [Arg::Value(Expr::Free(1))]
+    ));
     // Outside the callback position a global is an ordinary value.
-    assert!(matches!(root_call(&ok("rows.concat(Boolean)")).1, [Arg::Value(Expr::Free(1))]));
+    assert!(matches!(
+        root_call(&ok("rows.concat(Boolean)")).1,
+        [Arg::Value(Expr::Free(1))]
+    ));
     // A parameter named like a global is the parameter.
     let program = ok("rows.map(Boolean => xs.filter(Boolean))");
     let lambda = first_lambda(&program);
-    let Expr::Call(call) = &lambda.body else { panic!("{:?}", lambda.body) };
-    assert!(matches!(call.args.as_ref(), [Arg::Value(Expr::Local(Local { depth: 0, slot: 0 }))]));
+    let Expr::Call(call) = &lambda.body else {
+        panic!("{:?}", lambda.body)
+    };
+    assert!(matches!(
+        call.args.as_ref(),
+        [Arg::Value(Expr::Local(Local { depth: 0, slot: 0 }))]
+    ));
     for global in ["parseInt", "Math", "Date", "Array", "Object", "JSON"] {
         guardrail(
             &format!("rows.map({global})"),
@@ -247,11 +355,17 @@ fn static_callbacks_and_global_callbacks() {
 
 #[test]
 fn method_names_are_checked() {
-    guardrail("rows.push(1)", "\"push\" is not an available method — the language has no mutation");
+    guardrail(
+        "rows.push(1)",
+        "\"push\" is not an available method — the language has no mutation",
+    );
     guardrail("rows.sort()", "toSorted returns a sorted copy");
     guardrail("rows.reverse()", "toReversed");
     guardrail("rows.splice(0, 1)", "toSpliced");
-    guardrail("rows.forEach(r => r)", "\"forEach\" is not an available method — a callback has no effect");
+    guardrail(
+        "rows.forEach(r => r)",
+        "\"forEach\" is not an available method — a callback has no effect",
+    );
     guardrail("s.match('a')", "regular expressions are left out");
     guardrail("s.substr(1)", "use slice or substring");
     guardrail("f.call(null, 1)", "a function is never a value");
@@ -260,40 +374,81 @@ fn method_names_are_checked() {
     guardrail("rows['push'](1)", "\"push\" is not an available method");
     // A computed name is looked up when the call runs.
     let program = ok("rows['pu' + 'sh'](1)");
-    assert!(matches!(root_call(&program).0, Callee::Method { method: MethodKey::Computed(_), .. }));
+    assert!(matches!(
+        root_call(&program).0,
+        Callee::Method {
+            method: MethodKey::Computed(_),
+            ..
+        }
+    ));
     // The union of all tables passes the parser; the receiver's type decides at run time.
     assert!(ok("[1].values()").root_is_call());
     let program = ok("s.at(-1)");
-    let Callee::Method { method: MethodKey::Named(method), .. } = root_call(&program).0 else { panic!() };
+    let Callee::Method {
+        method: MethodKey::Named(method),
+        ..
+    } = root_call(&program).0
+    else {
+        panic!()
+    };
     assert!(method.array.is_some() && method.string.is_some() && method.number.is_none() && method.statik.is_none());
     assert_eq!(method.text.to_string_lossy(), "at");
 }
 
 #[test]
 fn namespace_statics_are_checked() {
-    guardrail("Math.random()", "\"Math.random\" is not available: random values and the time come from host functions");
-    guardrail("Date.now()", "\"Date.now\" is not available: random values and the time come from host functions");
-    guardrail("Math.flor(1.5)", "\"Math.flor\" is not available — did you mean Math.floor?");
-    guardrail("JSON.zzz(1)", "\"JSON.zzz\" is not available — JSON has parse, stringify");
+    guardrail(
+        "Math.random()",
+        "\"Math.random\" is not available: random values and the time come from host functions",
+    );
+    guardrail(
+        "Date.now()",
+        "\"Date.now\" is not available: random values and the time come from host functions",
+    );
+    guardrail(
+        "Math.flor(1.5)",
+        "\"Math.flor\" is not available — did you mean Math.floor?",
+    );
+    guardrail(
+        "JSON.zzz(1)",
+        "\"JSON.zzz\" is not available — JSON has parse, stringify",
+    );
     guardrail("Array.map(x => x)", "\"Array.map\" is not available");
     guardrail("(Math).random()", "\"Math.random\"");
     guardrail("Math['random']()", "\"Math.random\"");
     let program = ok("Math.max(a, 1)");
-    let Callee::Method { receiver, method: MethodKey::Named(method), optional } = root_call(&program).0 else {
+    let Callee::Method {
+        receiver,
+        method: MethodKey::Named(method),
+        optional,
+    } = root_call(&program).0
+    else {
         panic!()
     };
     assert!(matches!(receiver, Expr::Free(0)));
     assert!(!optional);
     assert_eq!(method.statik, Some(Static::Math(MathFn::Max)));
     assert_eq!(names(&program), ["Math", "a"]);
-    for source in ["Math.sumPrecise(xs)", "Math.f16round(1)", "Math.fround(1)", "Math.clz32(1)", "Math.imul(2, 3)"] {
+    for source in [
+        "Math.sumPrecise(xs)",
+        "Math.f16round(1)",
+        "Math.fround(1)",
+        "Math.clz32(1)",
+        "Math.imul(2, 3)",
+    ] {
         ok(source);
     }
     // A parameter named like a namespace is not one.
     let program = ok("xs.map(Math => Math.map(x => x))");
     let lambda = first_lambda(&program);
     let Expr::Call(call) = &lambda.body else { panic!() };
-    let Callee::Method { method: MethodKey::Named(method), .. } = &call.callee else { panic!() };
+    let Callee::Method {
+        method: MethodKey::Named(method),
+        ..
+    } = &call.callee
+    else {
+        panic!()
+    };
     assert_eq!(method.statik, None);
     // Boolean and the function globals have no statics: only the method union applies.
     guardrail("Boolean.foo()", "\"foo\" is not an available method");
@@ -301,7 +456,10 @@ fn namespace_statics_are_checked() {
 
 #[test]
 fn callees() {
-    guardrail("Date()", "\"Date\" cannot be called — a date is an ISO string or a timestamp");
+    guardrail(
+        "Date()",
+        "\"Date\" cannot be called — a date is an ISO string or a timestamp",
+    );
     guardrail("Math(1)", "\"Math\" cannot be called");
     guardrail("JSON()", "\"JSON\" cannot be called");
     guardrail("Object(1)", "\"Object\" cannot be called");
@@ -312,21 +470,40 @@ fn callees() {
     assert!(matches!(root_call(&ok("Number('1')")).0, Callee::Free(0)));
     assert!(matches!(root_call(&ok("(parseInt)('1', 10)")).0, Callee::Free(0)));
     assert!(matches!(root_call(&ok("f(1)")).0, Callee::Free(0)));
-    assert!(matches!(root_call(&ok("a[0](1)")).0, Callee::Method { method: MethodKey::Computed(_), .. }));
-    assert!(matches!(root_call(&ok("(a ? b : c)(1)")).0, Callee::Value(Expr::Conditional(_))));
+    assert!(matches!(
+        root_call(&ok("a[0](1)")).0,
+        Callee::Method {
+            method: MethodKey::Computed(_),
+            ..
+        }
+    ));
+    assert!(matches!(
+        root_call(&ok("(a ? b : c)(1)")).0,
+        Callee::Value(Expr::Conditional(_))
+    ));
     let program = ok("rows.map(f => f(1))");
-    let Expr::Call(call) = &first_lambda(&program).body else { panic!() };
-    assert!(matches!(call.callee, Callee::Value(Expr::Local(Local { depth: 0, slot: 0 }))));
+    let Expr::Call(call) = &first_lambda(&program).body else {
+        panic!()
+    };
+    assert!(matches!(
+        call.callee,
+        Callee::Value(Expr::Local(Local { depth: 0, slot: 0 }))
+    ));
     // A shadowed global may be called: the parameter is not the global.
     let program = ok("rows.map(Math => Math())");
-    let Expr::Call(call) = &first_lambda(&program).body else { panic!() };
+    let Expr::Call(call) = &first_lambda(&program).body else {
+        panic!()
+    };
     assert!(matches!(call.callee, Callee::Value(Expr::Local(_))));
 }
 
 #[test]
 fn free_names_in_first_appearance_order() {
     let program = ok("b + a.c + b + Math.max(d, a) + `${e}` + f(g) + h?.[i] + { j, k: l }.k");
-    assert_eq!(names(&program), ["b", "a", "Math", "d", "e", "f", "g", "h", "i", "j", "l"]);
+    assert_eq!(
+        names(&program),
+        ["b", "a", "Math", "d", "e", "f", "g", "h", "i", "j", "l"]
+    );
     let program = ok("rows.map(r => r.x + y).filter(({ z = w }) => z) ?? NaN");
     assert_eq!(names(&program), ["rows", "y", "w", "NaN"]);
     let program = ok("cond ? getUser({ id }) : log()");
@@ -339,9 +516,13 @@ fn parameters_resolve_to_frame_slots() {
     let outer = first_lambda(&program);
     assert_eq!((outer.depth, outer.frame_size), (0, 1));
     let Expr::Call(inner_call) = &outer.body else { panic!() };
-    let Some(Arg::Lambda(inner)) = inner_call.args.first() else { panic!() };
+    let Some(Arg::Lambda(inner)) = inner_call.args.first() else {
+        panic!()
+    };
     assert_eq!((inner.depth, inner.frame_size), (1, 1));
-    let Expr::Binary(_, sum) = &inner.body else { panic!("{:?}", inner.body) };
+    let Expr::Binary(_, sum) = &inner.body else {
+        panic!("{:?}", inner.body)
+    };
     let Expr::Binary(_, left) = &sum[0] else { panic!() };
     assert!(matches!(left[0], Expr::Local(Local { depth: 0, slot: 0 })));
     assert!(matches!(left[1], Expr::Local(Local { depth: 1, slot: 0 })));
@@ -355,16 +536,24 @@ fn parameters_resolve_to_frame_slots() {
     let program = ok("rows.map(({ a, b: [c, d = a], ['k' + a]: e, ...rest }, i = a) => a + c + d + e + rest + i)");
     let lambda = first_lambda(&program);
     assert_eq!(lambda.frame_size, 6);
-    let [Pattern::Object { props, rest: Some(4) }, Pattern::Default(index, default)] = lambda.params.as_ref() else {
+    let [
+        Pattern::Object { props, rest: Some(4) },
+        Pattern::Default(index, default),
+    ] = lambda.params.as_ref()
+    else {
         panic!("{:?}", lambda.params)
     };
     assert!(matches!(index.as_ref(), Pattern::Slot(5)));
     assert!(matches!(default.as_ref(), Expr::Local(Local { depth: 0, slot: 0 })));
     assert_eq!(props.len(), 3);
     assert!(matches!(props[0].value, Pattern::Slot(0)));
-    let Pattern::Array { items, rest: None } = &props[1].value else { panic!() };
+    let Pattern::Array { items, rest: None } = &props[1].value else {
+        panic!()
+    };
     assert!(matches!(items[0], Some(Pattern::Slot(1))));
-    let Some(Pattern::Default(target, default)) = &items[1] else { panic!() };
+    let Some(Pattern::Default(target, default)) = &items[1] else {
+        panic!()
+    };
     assert!(matches!(target.as_ref(), Pattern::Slot(2)));
     assert!(matches!(default.as_ref(), Expr::Local(Local { depth: 0, slot: 0 })));
     assert!(matches!(props[2].key, PropKey::Computed(_)));
@@ -373,8 +562,19 @@ fn parameters_resolve_to_frame_slots() {
 
     let program = ok("rows.map(([a, , b, ...more]) => more)");
     let lambda = first_lambda(&program);
-    let [Pattern::Array { items, rest: Some(rest) }] = lambda.params.as_ref() else { panic!() };
-    assert!(matches!(items.as_ref(), [Some(Pattern::Slot(0)), None, Some(Pattern::Slot(1))]));
+    let [
+        Pattern::Array {
+            items,
+            rest: Some(rest),
+        },
+    ] = lambda.params.as_ref()
+    else {
+        panic!()
+    };
+    assert!(matches!(
+        items.as_ref(),
+        [Some(Pattern::Slot(0)), None, Some(Pattern::Slot(1))]
+    ));
     assert!(matches!(rest.as_ref(), Pattern::Slot(2)));
     assert!(matches!(lambda.body, Expr::Local(Local { depth: 0, slot: 2 })));
 }
@@ -382,7 +582,9 @@ fn parameters_resolve_to_frame_slots() {
 #[test]
 fn host_function_rules() {
     let program = ok("getUser({ id: 7 })");
-    let Expr::HostCall(call) = &program.root else { panic!("{:?}", program.root) };
+    let Expr::HostCall(call) = &program.root else {
+        panic!("{:?}", program.root)
+    };
     assert_eq!(call.function, 0);
     assert!(matches!(call.argument, Some(Expr::Object(_))));
     assert_eq!(&*program.host_calls, [0]);
@@ -425,10 +627,23 @@ fn host_function_rules() {
     guardrail("ids.map(id => getUser({ id }))", inside);
     guardrail("ids.map((x = getUser()) => x)", inside);
     guardrail("ids.map(({ a = getUser() }) => a)", inside);
-    guardrail("getUser(1, 2)", "\"getUser\" takes a single argument — call it as getUser({ ... })");
-    guardrail("getUser(...args)", "\"getUser\" cannot be called with a spread argument");
+    guardrail(
+        "getUser(1, 2)",
+        "\"getUser\" takes a single argument — call it as getUser({ ... })",
+    );
+    guardrail(
+        "getUser(...args)",
+        "\"getUser\" cannot be called with a spread argument",
+    );
     let value = "\"getUser\" is a host function — it can only be called, as getUser(...), not used as a value";
-    for source in ["getUser", "ids.map(getUser)", "getUser.name", "[getUser]", "typeof getUser", "getUser.call(1)"] {
+    for source in [
+        "getUser",
+        "ids.map(getUser)",
+        "getUser.name",
+        "[getUser]",
+        "typeof getUser",
+        "getUser.call(1)",
+    ] {
         guardrail(source, value);
     }
     // A parameter shadows the host function.
@@ -436,13 +651,18 @@ fn host_function_rules() {
     assert!(matches!(first_lambda(&program).body, Expr::Local(_)));
     assert!(program.host_calls.is_empty());
     let program = ok("ids.map(getUser => getUser(1))");
-    let Expr::Call(call) = &first_lambda(&program).body else { panic!() };
+    let Expr::Call(call) = &first_lambda(&program).body else {
+        panic!()
+    };
     assert!(matches!(call.callee, Callee::Value(Expr::Local(_))));
 
     // Many host functions: found through the map.
     let many: Vec<String> = (0..20).map(|at| format!("tool{at}")).collect();
     let many: Vec<&str> = many.iter().map(String::as_str).collect();
-    let options = ParseOptions { max_source_length: 1000, host_functions: &many };
+    let options = ParseOptions {
+        max_source_length: 1000,
+        host_functions: &many,
+    };
     let program = parse("x ? tool17() : tool3({})", &options).unwrap_or_else(|error| panic!("{error:?}"));
     assert_eq!(&*program.host_calls, [17, 3]);
 }
@@ -466,7 +686,9 @@ fn member_keys() {
     assert!(matches!(property("a[0]"), Property::Index(0)));
     assert!(matches!(property("a[1e3]"), Property::Index(1000)));
     assert!(matches!(property("a[4294967294]"), Property::Index(4_294_967_294)));
-    assert!(matches!(property("a[4294967295]"), Property::Computed(Expr::Const(Value::Number(n))) if n == 4294967295.0));
+    assert!(
+        matches!(property("a[4294967295]"), Property::Computed(Expr::Const(Value::Number(n))) if n == 4294967295.0)
+    );
     assert!(matches!(property("a[1.5]"), Property::Computed(Expr::Const(Value::Number(n))) if n == 1.5));
     assert!(matches!(property("a[-1]"), Property::Computed(Expr::Unary(..))));
     assert!(matches!(property("a[k]"), Property::Computed(Expr::Free(1))));
@@ -485,7 +707,10 @@ fn string_literals_keep_lone_surrogates() {
     assert_eq!(units(as_string(&ok(r#"'a\uDC00b'"#).root)), [0x61, 0xDC00, 0x62]);
     assert_eq!(units(as_string(&ok(r#""\u{D800}x""#).root)), [0xD800, 0x78]);
     // A real U+FFFD next to a lone surrogate stays itself.
-    assert_eq!(units(as_string(&ok(r#""\uFFFD\uD800�""#).root)), [0xFFFD, 0xD800, 0xFFFD]);
+    assert_eq!(
+        units(as_string(&ok(r#""\uFFFD\uD800�""#).root)),
+        [0xFFFD, 0xD800, 0xFFFD]
+    );
     // A pair written as two escapes is one well-formed character.
     let pair = ok(r#""\uD83D\uDE00""#);
     assert_eq!(units(as_string(&pair.root)), [0xD83D, 0xDE00]);
@@ -495,40 +720,63 @@ fn string_literals_keep_lone_surrogates() {
     assert_eq!(as_string(&ok(r"'é\n\x41'").root).to_string_lossy(), "é\nA");
 
     let program = ok(r"`\uD800${x}\uDFFFz`");
-    let Expr::Template(template) = &program.root else { panic!() };
+    let Expr::Template(template) = &program.root else {
+        panic!()
+    };
     assert_eq!(units(&template.quasis[0]), [0xD800]);
     assert_eq!(units(&template.quasis[1]), [0xDFFF, 0x7A]);
 
     let program = ok(r#"({ "\uD800": 1 })"#);
     let Expr::Object(props) = &program.root else { panic!() };
-    let Prop::Init(PropKey::Static(key), _) = &props[0] else { panic!() };
+    let Prop::Init(PropKey::Static(key), _) = &props[0] else {
+        panic!()
+    };
     assert_eq!(units(key), [0xD800]);
     let program = ok(r#"a["\uDC01"]"#);
     let Expr::Member(member) = &program.root else { panic!() };
-    let Property::Named(name) = &member.property else { panic!() };
+    let Property::Named(name) = &member.property else {
+        panic!()
+    };
     assert_eq!(units(name), [0xDC01]);
 }
 
 #[test]
 fn templates_and_literals() {
     let program = ok("`a${b}c${d}`");
-    let Expr::Template(template) = &program.root else { panic!() };
-    let quasis: Vec<String> = template.quasis.iter().map(|q| q.to_string_lossy().into_owned()).collect();
+    let Expr::Template(template) = &program.root else {
+        panic!()
+    };
+    let quasis: Vec<String> = template
+        .quasis
+        .iter()
+        .map(|q| q.to_string_lossy().into_owned())
+        .collect();
     assert_eq!(quasis, ["a", "c", ""]);
     assert!(matches!(template.exprs.as_ref(), [Expr::Free(0), Expr::Free(1)]));
     assert!(matches!(ok("true").root, Expr::Const(Value::Bool(true))));
     assert!(matches!(ok("null").root, Expr::Const(Value::Null)));
     assert!(matches!(ok("0x1F").root, Expr::Const(Value::Number(n)) if n == 31.0));
     assert!(matches!(ok("1_000.5e-1").root, Expr::Const(Value::Number(n)) if n == 100.05));
-    assert!(matches!(ok("[1, ...xs]").root, Expr::Array(ref items) if matches!(items.as_ref(), [Element::Item(_), Element::Spread(_)])));
-    assert!(matches!(ok("typeof nope").root, Expr::Unary(crate::ast::UnaryOp::Typeof, _)));
+    assert!(
+        matches!(ok("[1, ...xs]").root, Expr::Array(ref items) if matches!(items.as_ref(), [Element::Item(_), Element::Spread(_)]))
+    );
+    assert!(matches!(
+        ok("typeof nope").root,
+        Expr::Unary(crate::ast::UnaryOp::Typeof, _)
+    ));
     // Division is not a regular expression.
     assert!(matches!(ok("a / b / 2").root, Expr::Binary(..)));
     assert!(matches!(ok("(a) / 2").root, Expr::Binary(..)));
-    assert!(matches!(ok("a[0] / 2 + `x` / 3 + 'y' / 4 + {}.a / 5").root, Expr::Binary(..)));
+    assert!(matches!(
+        ok("a[0] / 2 + `x` / 3 + 'y' / 4 + {}.a / 5").root,
+        Expr::Binary(..)
+    ));
     assert!(matches!(ok("x.typeof / 2").root, Expr::Binary(..)));
     assert!(ok("a ? .5 : 1").root_is_conditional());
-    assert!(matches!(ok("({ class: 1, await: 2, typeof: 3, in: 4 }).class").root, Expr::Member(_)));
+    assert!(matches!(
+        ok("({ class: 1, await: 2, typeof: 3, in: 4 }).class").root,
+        Expr::Member(_)
+    ));
 }
 
 #[test]
@@ -563,7 +811,10 @@ fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 
 fn parse_big(source: String) -> Result<(), Error> {
     on_small_stack(move || {
-        let options = ParseOptions { max_source_length: 1_000_000, host_functions: &["tool"] };
+        let options = ParseOptions {
+            max_source_length: 1_000_000,
+            host_functions: &["tool"],
+        };
         parse(&source, &options).map(|_| ())
     })
 }
@@ -573,7 +824,10 @@ fn assert_too_deep(source: String) {
     match parse_big(source) {
         Err(error) => {
             assert_eq!(error.reason(), Reason::GuardrailViolation, "{shown:?}…: {error:?}");
-            assert!(error.message().starts_with("Expression nests deeper than 100 levels"), "{shown:?}…: {error:?}");
+            assert!(
+                error.message().starts_with("Expression nests deeper than 100 levels"),
+                "{shown:?}…: {error:?}"
+            );
         }
         Ok(()) => panic!("{shown:?}… parsed"),
     }
@@ -705,7 +959,10 @@ fn nesting_up_to_the_limit_parses_on_a_small_stack() {
     assert!(parse_big(source).is_ok());
     let source = format!("{}1{}", "(a||b&&c|d^e&f==g<h<<i+j*".repeat(9), ")".repeat(9));
     let result = parse_big(source);
-    assert!(result.as_ref().is_err_and(|error| error.message().contains("bitwise")), "{result:?}");
+    assert!(
+        result.as_ref().is_err_and(|error| error.message().contains("bitwise")),
+        "{result:?}"
+    );
     // Callbacks nested in callbacks.
     let source = format!("{}x{}", "xs.map(x=>".repeat(40), ")".repeat(40));
     assert!(parse_big(source).is_ok());
@@ -727,39 +984,9 @@ impl Program {
 #[test]
 fn globals_are_free_names() {
     let program = ok("[Math, JSON, undefined, NaN, Infinity, parseInt]");
-    assert_eq!(names(&program), ["Math", "JSON", "undefined", "NaN", "Infinity", "parseInt"]);
+    assert_eq!(
+        names(&program),
+        ["Math", "JSON", "undefined", "NaN", "Infinity", "parseInt"]
+    );
     assert!(Global::from_name("Math").is_some());
-}
-
-#[test]
-fn zz_experiment_stack() {
-    let Ok(case) = std::env::var("CASE") else { return };
-    let stack: usize = std::env::var("STACK").ok().and_then(|v| v.parse().ok()).unwrap_or(2048) * 1024;
-    let units: usize = std::env::var("UNITS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
-    let close = std::env::var("CLOSE").unwrap_or_default();
-    let mid = std::env::var("MID").unwrap_or_else(|_| "1".into());
-    let reps = MAX_AST_DEPTH / units;
-    let source = format!("{}{}{}", case.repeat(reps), mid, close.repeat(reps));
-    let handle = std::thread::Builder::new().stack_size(stack).spawn(move || {
-        let options = ParseOptions { max_source_length: 1_000_000, host_functions: &[] };
-        parse(&source, &options).map(|_| ()).map_err(|e| e.message().chars().take(60).collect::<String>())
-    }).unwrap();
-    eprintln!("RESULT {:?}", handle.join().unwrap());
-}
-
-#[test]
-fn zz_experiment_time() {
-    let Ok(kind) = std::env::var("TIMECASE") else { return };
-    let levels = 33;
-    let filler_len = 990_000 / levels;
-    let filler = "x+".repeat(filler_len / 2 - 4);
-    let source = match kind.as_str() {
-        "arrow" => format!("{}1{}", format!("([a={filler}").repeat(levels), "])".repeat(levels)),
-        "arrow2" => format!("{}1{}", format!("(a={filler}").repeat(levels * 3 / 2), ")".repeat(levels * 3 / 2)),
-        _ => format!("{}1{}", format!("({filler}").repeat(levels), ")".repeat(levels)),
-    };
-    let start = std::time::Instant::now();
-    let options = ParseOptions { max_source_length: 1_000_000, host_functions: &[] };
-    let result = parse(&source, &options).map(|_| ()).map_err(|e| e.message().chars().take(60).collect::<String>());
-    eprintln!("TIME {kind} {} bytes: {:?} {:?}", source.len(), start.elapsed(), result);
 }

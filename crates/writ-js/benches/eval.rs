@@ -1,0 +1,2 @@
+//! Criterion benches of writ-js evaluation (being written).
+fn main() {}

@@ -1,0 +1,45 @@
+//! Fuzz target: any JavaScript-subset source over any data gets an answer within its budget:
+//! a value, or an error with one of seed 004's reasons — never a panic, a stack overflow, or
+//! an evaluation that outlives its deadline by more than 10 ms.
+
+#![no_main]
+
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use libfuzzer_sys::fuzz_target;
+use writ_core::{Value, parse_json_with_depth};
+use writ_js::{Budget, Evaluator};
+
+const DEADLINE_MS: u64 = 50;
+
+fn evaluator() -> &'static Evaluator {
+    static EVALUATOR: OnceLock<Evaluator> = OnceLock::new();
+    EVALUATOR.get_or_init(|| {
+        let budget = Budget { steps: 200_000, ms: DEADLINE_MS, ..Budget::default() };
+        // Long sources reach the parser's own depth checks, not only the length check.
+        Evaluator::builder().budget(budget).max_source_length(20_000).build().expect("no host functions")
+    })
+}
+
+fuzz_target!(|bytes: &[u8]| {
+    let Ok(text) = std::str::from_utf8(bytes) else { return };
+    // The expression and the data, split at the first NUL.
+    let (source, data) = text.split_once('\0').unwrap_or((text, "{}"));
+    let data = parse_json_with_depth(data, 600).unwrap_or(Value::Null);
+    let contexts: Vec<&writ_core::Object> = data.as_object().into_iter().collect();
+    let started = Instant::now();
+    let answer = evaluator().eval(source, &contexts);
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed < Duration::from_millis(DEADLINE_MS + 10),
+        "{source:?} ran {elapsed:?}, past its {DEADLINE_MS} ms deadline by more than 10 ms"
+    );
+    match answer {
+        Ok(value) => {
+            // What leaves an expression is JSON: it always writes (or is undefined).
+            let _ = value.to_json_string();
+        }
+        Err(error) => assert!(!error.message().is_empty(), "an error without a message: {error:?}"),
+    }
+});
