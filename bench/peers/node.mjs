@@ -33,6 +33,71 @@ function itemsCheck(rows) {
   return `${rows.length}:${String(sum)}`;
 }
 
+// The js workloads' expressions, the same text as the constants in bench/src/workloads.rs.
+const CHECK_SIMPLE = 'root.count > 0';
+const MEMBER_READ = 'root.user.name';
+const TEMPLATE_TWO = '`${root.user.name} has ${root.count} items`';
+const OBJECT_LITERAL = '({ id: root.user.id, name: root.user.name, total: root.count * 2 })';
+const FILTER_ROWS = 'rows.filter(r => r.price > 50)';
+const MAP_ROWS = 'rows.map(r => r.price * r.qty)';
+const REDUCE_ROWS = 'rows.reduce((sum, r) => sum + r.price * r.qty, 0)';
+const FILTER_COUNT_ROWS = 'rows.filter(r => r.price > 50).length';
+const TABLE = [
+  'price * qty',
+  '`${name} × ${qty}`',
+  'status === "open" && qty > 0',
+  'tags.length > 0 ? tags[0] : "none"',
+  '({ id, total: price * qty, label: name })',
+];
+const ROW_NAMES = ['id', 'name', 'price', 'qty', 'status', 'tags'];
+
+/** The JIT ceiling: `expr` compiled once by V8 as a function of the context's names. */
+function compileJs(names, expr) {
+  return new Function(...names, '"use strict"; return (' + expr + ')');
+}
+
+/** One evaluation's rendering, as writ renders it: the JSON text, or `undefined`. */
+function render(value) {
+  return value === undefined ? 'undefined' : JSON.stringify(value);
+}
+
+/** `textCheck` over the renderings of `results`, one per line. */
+function resultsCheck(results) {
+  return textCheck(results.map(render).join('\n'));
+}
+
+/** One small expression over each row's scope `{ root: { count: qty, user: { id, name } } }`. */
+function scopeWorkload(expr) {
+  return (text) => {
+    const scopes = JSON.parse(text).map((row) => ({ root: { count: row.qty, user: { id: row.id, name: row.name } } }));
+    const fn = compileJs(['root'], expr);
+    const results = new Array(scopes.length);
+    return {
+      iterate() {
+        for (let idx = 0; idx < scopes.length; idx++) {
+          results[idx] = fn(scopes[idx].root);
+        }
+      },
+      check: () => resultsCheck(results),
+    };
+  };
+}
+
+/** One expression over `{ rows }`, once per iteration. */
+function listWorkload(expr) {
+  return (text) => {
+    const context = { rows: JSON.parse(text) };
+    const fn = compileJs(['rows'], expr);
+    let last;
+    return {
+      iterate() {
+        last = fn(context.rows);
+      },
+      check: () => resultsCheck([last]),
+    };
+  };
+}
+
 // Each workload prepares from the data file's text (untimed) and returns
 // { iterate(): one timed iteration, check(): the check string of the last result }.
 const WORKLOADS = {
@@ -91,6 +156,34 @@ const WORKLOADS = {
       },
     };
   },
+  'js/check/simple': scopeWorkload(CHECK_SIMPLE),
+  'js/member/read': scopeWorkload(MEMBER_READ),
+  'js/template/two': scopeWorkload(TEMPLATE_TWO),
+  'js/object/literal': scopeWorkload(OBJECT_LITERAL),
+  'js/filter/rows-1k': listWorkload(FILTER_ROWS),
+  'js/map/rows-1k': listWorkload(MAP_ROWS),
+  'js/reduce/rows-1k': listWorkload(REDUCE_ROWS),
+  'js/table/rows-1k-x5': (text) => {
+    // Each cell is called with the row's fields as its arguments, as writ reads the row's names.
+    const rows = JSON.parse(text);
+    const [cell0, cell1, cell2, cell3, cell4] = TABLE.map((expr) => compileJs(ROW_NAMES, expr));
+    const results = new Array(rows.length * TABLE.length);
+    return {
+      iterate() {
+        let out = 0;
+        for (let idx = 0; idx < rows.length; idx++) {
+          const row = rows[idx];
+          results[out++] = cell0(row.id, row.name, row.price, row.qty, row.status, row.tags);
+          results[out++] = cell1(row.id, row.name, row.price, row.qty, row.status, row.tags);
+          results[out++] = cell2(row.id, row.name, row.price, row.qty, row.status, row.tags);
+          results[out++] = cell3(row.id, row.name, row.price, row.qty, row.status, row.tags);
+          results[out++] = cell4(row.id, row.name, row.price, row.qty, row.status, row.tags);
+        }
+      },
+      check: () => resultsCheck(results),
+    };
+  },
+  'js/filter/rows-200k': listWorkload(FILTER_COUNT_ROWS),
 };
 
 function median(values) {

@@ -46,11 +46,21 @@ pub enum DataSet {
     Items200k,
     /// 100,000 doubles (at scale 1).
     Numbers100k,
+    /// 1,000 order rows (at scale 1), for the writ-js workloads.
+    Rows1k,
+    /// 200,000 order rows (at scale 1), for the writ-js workloads.
+    Rows200k,
 }
 
 impl DataSet {
     /// Every data set.
-    pub const ALL: [DataSet; 3] = [DataSet::Items20k, DataSet::Items200k, DataSet::Numbers100k];
+    pub const ALL: [DataSet; 5] = [
+        DataSet::Items20k,
+        DataSet::Items200k,
+        DataSet::Numbers100k,
+        DataSet::Rows1k,
+        DataSet::Rows200k,
+    ];
 
     /// The file name's stem, which is also how the header names the set.
     pub fn stem(self) -> &'static str {
@@ -58,6 +68,8 @@ impl DataSet {
             DataSet::Items20k => "items-20k",
             DataSet::Items200k => "items-200k",
             DataSet::Numbers100k => "numbers-100k",
+            DataSet::Rows1k => "rows-1k",
+            DataSet::Rows200k => "rows-200k",
         }
     }
 
@@ -66,6 +78,8 @@ impl DataSet {
             DataSet::Items20k => 20_000,
             DataSet::Items200k => 200_000,
             DataSet::Numbers100k => 100_000,
+            DataSet::Rows1k => 1_000,
+            DataSet::Rows200k => 200_000,
         }
     }
 
@@ -85,6 +99,7 @@ impl DataSet {
         let value = match self {
             DataSet::Items20k | DataSet::Items200k => items(count),
             DataSet::Numbers100k => numbers(count),
+            DataSet::Rows1k | DataSet::Rows200k => rows(count),
         };
         value.to_json_string().unwrap_or_default()
     }
@@ -163,6 +178,46 @@ fn items(count: usize) -> Value {
     Value::from(rows)
 }
 
+const STATUSES: [&str; 4] = ["open", "sold", "hold", "draft"];
+
+const TAGS: [&str; 5] = ["sale", "new", "eco", "gift", "bulk"];
+
+/// `count` order rows: `{id, name, price, qty, status, tags}`, with zero to three tags each.
+fn rows(count: usize) -> Value {
+    let mut rng = Mulberry32::new(SEED);
+    let keys: Vec<Str> = ["id", "name", "price", "qty", "status", "tags"]
+        .into_iter()
+        .map(Str::from)
+        .collect();
+    let rows = (0..count)
+        .map(|idx| {
+            let adjective = ADJECTIVES[rng.below(ADJECTIVES.len() as u32) as usize];
+            let noun = NOUNS[rng.below(NOUNS.len() as u32) as usize];
+            let name = format!("{adjective} {noun}");
+            let price = f64::from(rng.below(10_001)) / 100.0;
+            let qty = f64::from(rng.below(20));
+            let status = STATUSES[rng.below(STATUSES.len() as u32) as usize];
+            let tags: Vec<Value> = (0..rng.below(4))
+                .map(|_| Value::from(TAGS[rng.below(TAGS.len() as u32) as usize]))
+                .collect();
+            let fields = [
+                Value::from((idx + 1) as f64),
+                Value::from(name),
+                Value::from(price),
+                Value::from(qty),
+                Value::from(status),
+                Value::from(tags),
+            ];
+            let mut row = Object::with_capacity(keys.len());
+            for (key, field) in keys.iter().zip(fields) {
+                row.insert(key.clone(), field);
+            }
+            Value::from(row)
+        })
+        .collect::<Vec<_>>();
+    Value::from(rows)
+}
+
 /// `count` finite doubles: a third integers, a third 2-decimal prices, a third random bit
 /// patterns (any finite double, subnormals and huge exponents included).
 fn numbers(count: usize) -> Value {
@@ -207,5 +262,15 @@ mod tests {
         let rows = writ_core::parse_json(&first).expect("valid JSON");
         assert_eq!(rows.as_array().map(|rows| rows.len()), Some(20));
         assert_eq!(DataSet::Numbers100k.file_name(0.01), "numbers-100k-s0.01.json");
+        let rows = writ_core::parse_json(&DataSet::Rows1k.generate(1.0)).expect("valid JSON");
+        let rows = rows.as_array().expect("an array of rows");
+        assert_eq!(rows.len(), 1000);
+        let keys: Vec<String> = rows[0]
+            .as_object()
+            .expect("a row object")
+            .keys()
+            .map(|key| key.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(keys, ["id", "name", "price", "qty", "status", "tags"]);
     }
 }

@@ -5,7 +5,8 @@
 
 use std::hint::black_box;
 
-use writ_core::{Value, js_number_to_string, parse_json, write_js_number};
+use writ_core::{Object, Str, Value, js_number_to_string, parse_json, write_js_number};
+use writ_js::{Budget, Compiled, Evaluator};
 
 use crate::data::DataSet;
 
@@ -50,7 +51,90 @@ pub const WORKLOADS: &[Workload] = &[
         data: DataSet::Numbers100k,
         load: load_to_string,
     },
+    Workload {
+        name: "js/check/simple",
+        data: DataSet::Rows1k,
+        load: |text| load_scope(text, CHECK_SIMPLE),
+    },
+    Workload {
+        name: "js/member/read",
+        data: DataSet::Rows1k,
+        load: |text| load_scope(text, MEMBER_READ),
+    },
+    Workload {
+        name: "js/template/two",
+        data: DataSet::Rows1k,
+        load: |text| load_scope(text, TEMPLATE_TWO),
+    },
+    Workload {
+        name: "js/object/literal",
+        data: DataSet::Rows1k,
+        load: |text| load_scope(text, OBJECT_LITERAL),
+    },
+    Workload {
+        name: "js/filter/rows-1k",
+        data: DataSet::Rows1k,
+        load: |text| load_list(text, FILTER_ROWS),
+    },
+    Workload {
+        name: "js/map/rows-1k",
+        data: DataSet::Rows1k,
+        load: |text| load_list(text, MAP_ROWS),
+    },
+    Workload {
+        name: "js/reduce/rows-1k",
+        data: DataSet::Rows1k,
+        load: |text| load_list(text, REDUCE_ROWS),
+    },
+    Workload {
+        name: "js/table/rows-1k-x5",
+        data: DataSet::Rows1k,
+        load: load_table,
+    },
+    Workload {
+        name: "js/filter/rows-200k",
+        data: DataSet::Rows200k,
+        load: |text| load_list(text, FILTER_COUNT_ROWS),
+    },
 ];
+
+// The js workloads' expressions. `bench/peers/node.mjs` holds the same text; the check strings
+// catch any drift between the two.
+
+/// Over each row's scope `{ root: { count: qty, user: { id, name } } }`.
+pub const CHECK_SIMPLE: &str = "root.count > 0";
+/// Over each row's scope.
+pub const MEMBER_READ: &str = "root.user.name";
+/// Over each row's scope.
+pub const TEMPLATE_TWO: &str = "`${root.user.name} has ${root.count} items`";
+/// Over each row's scope.
+pub const OBJECT_LITERAL: &str = "({ id: root.user.id, name: root.user.name, total: root.count * 2 })";
+/// Over `{ rows }`.
+pub const FILTER_ROWS: &str = "rows.filter(r => r.price > 50)";
+/// Over `{ rows }`.
+pub const MAP_ROWS: &str = "rows.map(r => r.price * r.qty)";
+/// Over `{ rows }`.
+pub const REDUCE_ROWS: &str = "rows.reduce((sum, r) => sum + r.price * r.qty, 0)";
+/// Over `{ rows }`, 200,000 of them.
+pub const FILTER_COUNT_ROWS: &str = "rows.filter(r => r.price > 50).length";
+/// The table's five cells, each evaluated with the row itself as the context.
+pub const TABLE: [&str; 5] = [
+    "price * qty",
+    "`${name} × ${qty}`",
+    "status === \"open\" && qty > 0",
+    "tags.length > 0 ? tags[0] : \"none\"",
+    "({ id, total: price * qty, label: name })",
+];
+
+/// The js workloads' budget: uicast's benchmark budget (50M steps, 60 s), with room for the
+/// 200,000-row filter's arrays.
+pub const JS_BUDGET: Budget = Budget {
+    steps: 50_000_000,
+    ms: 60_000,
+    max_string_length: 1_000_000,
+    max_array_length: 1_000_000,
+    max_total_allocation: 100_000_000,
+};
 
 /// The workload called `name`.
 pub fn find(name: &str) -> Option<&'static Workload> {
@@ -193,6 +277,155 @@ impl Task for ToStringTask {
     }
 }
 
+/// What one writ-js evaluation gave: the result's JSON text (`undefined` when it has none), or
+/// the error's reason and message, so that a failure shows in the check instead of vanishing.
+fn render(result: &Result<Value, writ_js::Error>) -> String {
+    match result {
+        Ok(value) => value.to_json_string().unwrap_or_else(|| "undefined".to_string()),
+        Err(error) => format!("error {}: {error}", error.reason()),
+    }
+}
+
+/// The check of many evaluations: [`text_check`] over their renderings, one per line.
+fn results_check(results: &[Result<Value, writ_js::Error>]) -> String {
+    text_check(&results.iter().map(render).collect::<Vec<_>>().join("\n"))
+}
+
+/// The row objects of a rows data set.
+fn row_objects(text: &str) -> Result<Vec<Object>, String> {
+    rows(&parse(text)?)
+        .iter()
+        .map(|row| {
+            row.as_object()
+                .cloned()
+                .ok_or_else(|| "the rows file holds a non-object".to_string())
+        })
+        .collect()
+}
+
+/// Compiles `source` with [`JS_BUDGET`] and runs it once over `contexts`, so that a
+/// workload that fails says so before any timing.
+fn compile(source: &str, contexts: &[&Object]) -> Result<Compiled, String> {
+    let evaluator = Evaluator::builder()
+        .budget(JS_BUDGET)
+        .build()
+        .map_err(|error| format!("cannot build the evaluator: {error}"))?;
+    let compiled = evaluator
+        .compile(source)
+        .map_err(|error| format!("{source}: {error}"))?;
+    compiled.eval(contexts).map_err(|error| format!("{source}: {error}"))?;
+    Ok(compiled)
+}
+
+fn object(fields: impl IntoIterator<Item = (&'static str, Value)>) -> Object {
+    fields.into_iter().map(|(key, value)| (Str::from(key), value)).collect()
+}
+
+/// One small expression over a scope per row: 1,000 evaluations per iteration at scale 1.
+struct ScopeTask {
+    compiled: Compiled,
+    scopes: Vec<Object>,
+    results: Vec<Result<Value, writ_js::Error>>,
+}
+
+/// Each row's scope: `{ root: { count: qty, user: { id, name } } }`.
+fn load_scope(text: String, source: &str) -> Result<Box<dyn Task>, String> {
+    let scopes: Vec<Object> = row_objects(&text)?
+        .iter()
+        .map(|row| {
+            let field = |key: &str| row.get_str(key).cloned().unwrap_or_default();
+            let user = object([("id", field("id")), ("name", field("name"))]);
+            let root = object([("count", field("qty")), ("user", Value::from(user))]);
+            object([("root", Value::from(root))])
+        })
+        .collect();
+    let first = scopes.first().ok_or("the rows file is empty")?;
+    Ok(Box::new(ScopeTask {
+        compiled: compile(source, &[first])?,
+        results: Vec::with_capacity(scopes.len()),
+        scopes,
+    }))
+}
+
+impl Task for ScopeTask {
+    fn iterate(&mut self) {
+        self.results.clear();
+        for scope in black_box(&self.scopes) {
+            self.results.push(self.compiled.eval(&[scope]));
+        }
+    }
+
+    /// [`text_check`] over the results' JSON, one per line.
+    fn check(&self) -> String {
+        results_check(&self.results)
+    }
+}
+
+/// One expression over `{ rows }`: one evaluation per iteration.
+struct ListTask {
+    compiled: Compiled,
+    context: Object,
+    last: Result<Value, writ_js::Error>,
+}
+
+fn load_list(text: String, source: &str) -> Result<Box<dyn Task>, String> {
+    let context = object([("rows", parse(&text)?)]);
+    Ok(Box::new(ListTask {
+        compiled: compile(source, &[&context])?,
+        context,
+        last: Ok(Value::Undefined),
+    }))
+}
+
+impl Task for ListTask {
+    fn iterate(&mut self) {
+        self.last = self.compiled.eval(&[black_box(&self.context)]);
+    }
+
+    /// [`text_check`] over the result's JSON.
+    fn check(&self) -> String {
+        results_check(std::slice::from_ref(&self.last))
+    }
+}
+
+/// The five [`TABLE`] cells of every row, the row itself as the context: 5,000 evaluations
+/// per iteration at scale 1.
+struct TableTask {
+    cells: Vec<Compiled>,
+    rows: Vec<Object>,
+    results: Vec<Result<Value, writ_js::Error>>,
+}
+
+fn load_table(text: String) -> Result<Box<dyn Task>, String> {
+    let rows = row_objects(&text)?;
+    let first = rows.first().ok_or("the rows file is empty")?;
+    let cells = TABLE
+        .iter()
+        .map(|source| compile(source, &[first]))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Box::new(TableTask {
+        results: Vec::with_capacity(rows.len() * cells.len()),
+        cells,
+        rows,
+    }))
+}
+
+impl Task for TableTask {
+    fn iterate(&mut self) {
+        self.results.clear();
+        for row in black_box(&self.rows) {
+            for cell in &self.cells {
+                self.results.push(cell.eval(&[row]));
+            }
+        }
+    }
+
+    /// [`text_check`] over the results' JSON, row by row, one per line.
+    fn check(&self) -> String {
+        results_check(&self.results)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,5 +445,62 @@ mod tests {
             task.iterate();
             assert!(!task.check().is_empty(), "{}", workload.name);
         }
+    }
+
+    #[test]
+    fn js_results_render_as_json_text() {
+        assert_eq!(render(&Ok(Value::from("a\"b"))), "\"a\\\"b\"");
+        assert_eq!(render(&Ok(Value::Undefined)), "undefined");
+        let failed = Evaluator::new().eval("nope", &[]);
+        assert!(render(&failed).starts_with("error unknown-reference: "), "{failed:?}");
+    }
+
+    #[test]
+    fn js_workloads_compute_what_javascript_computes() {
+        // Two rows, worked out by hand: the checks node builds come from the same renderings.
+        let text = r#"[{"id":1,"name":"Red Mug","price":60.5,"qty":2,"status":"open","tags":["sale"]},
+                       {"id":2,"name":"Eco Lamp","price":10,"qty":0,"status":"sold","tags":[]}]"#;
+        let run = |load: fn(String) -> Result<Box<dyn Task>, String>| {
+            let mut task = load(text.to_string()).expect("loads");
+            task.iterate();
+            task.check()
+        };
+        let lines = |lines: &[&str]| text_check(&lines.join("\n"));
+        let load = |name: &str| find(name).expect("a workload").load;
+        assert_eq!(run(load("js/check/simple")), lines(&["true", "false"]));
+        assert_eq!(run(load("js/member/read")), lines(&["\"Red Mug\"", "\"Eco Lamp\""]));
+        assert_eq!(
+            run(load("js/template/two")),
+            lines(&["\"Red Mug has 2 items\"", "\"Eco Lamp has 0 items\""])
+        );
+        assert_eq!(
+            run(load("js/object/literal")),
+            lines(&[
+                r#"{"id":1,"name":"Red Mug","total":4}"#,
+                r#"{"id":2,"name":"Eco Lamp","total":0}"#
+            ])
+        );
+        assert_eq!(
+            run(load("js/filter/rows-1k")),
+            lines(&[r#"[{"id":1,"name":"Red Mug","price":60.5,"qty":2,"status":"open","tags":["sale"]}]"#])
+        );
+        assert_eq!(run(load("js/map/rows-1k")), lines(&["[121,0]"]));
+        assert_eq!(run(load("js/reduce/rows-1k")), lines(&["121"]));
+        assert_eq!(run(load("js/filter/rows-200k")), lines(&["1"]));
+        assert_eq!(
+            run(load("js/table/rows-1k-x5")),
+            lines(&[
+                "121",
+                "\"Red Mug × 2\"",
+                "true",
+                "\"sale\"",
+                r#"{"id":1,"total":121,"label":"Red Mug"}"#,
+                "0",
+                "\"Eco Lamp × 0\"",
+                "false",
+                "\"none\"",
+                r#"{"id":2,"total":0,"label":"Eco Lamp"}"#,
+            ])
+        );
     }
 }

@@ -6,11 +6,20 @@ use std::process::Command;
 
 use writ_core::{Value, parse_json};
 
-const WORKLOADS: [&str; 4] = [
+const WORKLOADS: [&str; 13] = [
     "json/parse/items-20k",
     "json/stringify/items-20k",
     "value/filter-sum/items-200k",
     "number/to-string/100k",
+    "js/check/simple",
+    "js/member/read",
+    "js/template/two",
+    "js/object/literal",
+    "js/filter/rows-1k",
+    "js/map/rows-1k",
+    "js/reduce/rows-1k",
+    "js/table/rows-1k-x5",
+    "js/filter/rows-200k",
 ];
 
 #[test]

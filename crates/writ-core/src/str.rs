@@ -309,7 +309,11 @@ impl Str {
         match self.form() {
             Form::Ascii => Str::from_ascii(&self.bytes()[start..end]).unwrap_or_else(Str::empty),
             Form::Wide { .. } => {
-                let units: Vec<u16> = self.code_units().skip(start).take(end - start).collect();
+                // Straight from the stored bytes: the cost is the slice's length, not its offset.
+                let units: Vec<u16> = self.bytes()[start * 2..end * 2]
+                    .chunks_exact(2)
+                    .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
+                    .collect();
                 Str::from_utf16(&units)
             }
         }

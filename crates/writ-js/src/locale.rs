@@ -48,6 +48,11 @@ use crate::interp::Cx;
 /// The locale writ formats and compares with when none is given.
 const DEFAULT_LOCALE: &str = "en-US";
 
+/// [`DEFAULT_LOCALE`], parsed.
+fn default_locale() -> Locale {
+    icu::locale::locale!("en-US")
+}
+
 /// Formatters and collators kept per kind, oldest dropped first.
 const CACHE_SIZE: usize = 64;
 
@@ -134,8 +139,8 @@ pub(crate) fn to_locale_case(cx: &mut Cx<'_>, text: &Str, locales: &Value, upper
     cx.text(text.len_utf16())?;
     let language = requested.first().map_or("en", |locale| locale.id.language.as_str());
     let rules = match language {
-        "tr" | "az" | "lt" | "el" => language.parse::<LanguageIdentifier>().unwrap_or_default(),
-        _ => LanguageIdentifier::default(),
+        "tr" | "az" | "lt" | "el" => language.parse::<LanguageIdentifier>().unwrap_or(LanguageIdentifier::UNKNOWN),
+        _ => LanguageIdentifier::UNKNOWN,
     };
     let units = text.to_utf16();
     let mut out: Vec<u16> = Vec::with_capacity(units.len());
@@ -339,7 +344,7 @@ fn resolve_number_locale(requested: &[Locale]) -> Result<Locale> {
         }
         return Ok(resolved);
     }
-    Ok(Locale::try_from_str(DEFAULT_LOCALE).unwrap_or_default())
+    Ok(default_locale())
 }
 
 // ------------------------------------------------------------------------------------------
@@ -749,13 +754,13 @@ impl NumberFormat {
         // V8 lets the option replace the `nu` keyword even when it names no numbering system.
         let chosen = numbering.or_else(|| locale.extensions.unicode.keywords.get(&key!("nu")).map(|v| v.to_string()));
         locale.extensions.unicode.keywords.clear();
-        let mut zero = '0';
+        let mut zero = None;
         if let Some(numbering) = chosen
             && let Some(system_zero) = numbering_zero(&numbering)
             && let Ok(value) = KeywordValue::try_from_str(&numbering)
         {
             locale.extensions.unicode.keywords.set(key!("nu"), value);
-            zero = system_zero;
+            zero = Some(system_zero);
         }
         let kind = match (style, &currency) {
             (Style::Currency, Some(code)) => DataKind::Currency { code: code.clone(), display },
@@ -1775,6 +1780,16 @@ fn fill(pattern: &str, number: &str, currency: &str) -> String {
     out
 }
 
+/// The number ICU picks a plural form by: its integer part keeps only its lowest 18 digits
+/// (ICU's operands hold the integer in 64 bits), so 10^21 reads as 0.
+fn plural_digits(ascii: &str) -> String {
+    let (integer, fraction) = ascii.split_once('.').unwrap_or((ascii, ""));
+    let low = integer.get(integer.len().saturating_sub(18)..).unwrap_or(integer);
+    let low = low.trim_start_matches('0');
+    let low = if low.is_empty() { "0" } else { low };
+    if fraction.is_empty() { low.to_owned() } else { format!("{low}.{fraction}") }
+}
+
 impl NumberFormat {
     /// Formats `x`, charging the text it writes before it is built.
     fn format(&self, cx: &mut Cx<'_>, x: f64) -> Result<Str> {
@@ -1834,7 +1849,7 @@ impl NumberFormat {
             StyleData::Currency { text: CurrencyText::Name { locale, by_category }, .. } => {
                 let category = match &ascii {
                     Some(ascii) => PluralRules::try_new_cardinal(locale.into())
-                        .map(|rules| rules.category_for(&decimal(ascii)))
+                        .map(|rules| rules.category_for(&decimal(&plural_digits(ascii))))
                         .unwrap_or(PluralCategory::Other),
                     None => PluralCategory::Other,
                 };
@@ -1949,7 +1964,7 @@ impl CollatorSpec {
             Some((tag, locale)) => (tag, Some(&locale.extensions.unicode.keywords)),
             None => (DEFAULT_LOCALE, None),
         };
-        let locale = Locale::try_from_str(tag).unwrap_or_default();
+        let locale = Locale::try_from_str(tag).unwrap_or_else(|_| default_locale());
         let keyword = |name: &str| -> Option<String> {
             let key = name.parse().ok()?;
             keywords.and_then(|keywords| keywords.get(&key)).map(|value| value.to_string())
@@ -2066,9 +2081,13 @@ static NUMBER_DATA: Mutex<Cache<NumberData>> = Mutex::new(Cache::new());
 /// Collators per locale and options.
 static COLLATORS: Mutex<Cache<CollatorBorrowed<'static>>> = Mutex::new(Cache::new());
 
+/// The cache, even if a thread panicked while holding it (entries are whole values).
+fn lock<T>(cache: &Mutex<Cache<T>>) -> std::sync::MutexGuard<'_, Cache<T>> {
+    cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// The entry for `key`, built with `build` if missing; also whether it was built.
 fn cached_with_flag<T>(cache: &Mutex<Cache<T>>, key: &str, build: impl FnOnce() -> Result<T>) -> Result<(Arc<T>, bool)> {
-    let lock = |cache: &Mutex<Cache<T>>| cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(hit) = lock(cache).entries.iter().find(|(known, _)| known == key).map(|(_, value)| Arc::clone(value)) {
         return Ok((hit, false));
     }
@@ -2157,36 +2176,80 @@ const ICU4X_LACKS_COLLATIONS: &[&str] = &["searchjl"];
 
 /// NaN as the locales that do not write "NaN" write it, by language and likely script.
 const NAN_TEXTS: &[(&str, &str)] = &[
-    ("am-Ethi", "በቁጥር ሊገለጽ የማይችል"),
-    ("ar-Arab", "ليس رقم\u{64b}ا"),
-    ("ars-Arab", "ليس رقم\u{64b}ا"),
+    ("am-Ethi", "በቁጥር\u{a0}ሊገለጽ\u{a0}የማይችል"),
+    ("ar-Arab", "ليس\u{a0}رقم\u{64b}ا"),
+    ("ars-Arab", "ليس\u{a0}رقم\u{64b}ا"),
     ("ast-Latn", "ND"),
-    ("ce-Cyrl", "Терхьаш дац"),
-    ("cv-Cyrl", "хисеп мар"),
+    ("ce-Cyrl", "Терхьаш\u{a0}дац"),
+    ("cv-Cyrl", "хисеп\u{a0}мар"),
     ("dz-Tibt", "ཨང\u{f0b}མད"),
     ("ee-Latn", "mnn"),
     ("fa-Arab", "ناعدد"),
     ("fi-Latn", "epäluku"),
     ("ga-Latn", "Nuimh"),
     ("hy-Armn", "ՈչԹ"),
-    ("ka-Geor", "არ არის რიცხვი"),
-    ("kk-Arab", "سان ەمەس"),
-    ("kk-Cyrl", "сан емес"),
-    ("ky-Cyrl", "сан эмес"),
+    ("ka-Geor", "არ\u{a0}არის\u{a0}რიცხვი"),
+    ("kk-Arab", "سان\u{a0}ەمەس"),
+    ("kk-Cyrl", "сан\u{a0}емес"),
+    ("ky-Cyrl", "сан\u{a0}эмес"),
     ("lo-Laoo", "ບ\u{ecd}\u{ec8}\u{200b}ແມ\u{ec8}ນ\u{200b}ໂຕ\u{200b}ເລກ"),
     ("lv-Latn", "NS"),
     ("my-Mymr", "ဂဏန\u{103a}\u{1038}မဟ\u{102f}တ\u{103a}သ\u{1031}\u{102c}"),
     ("os-Cyrl", "НН"),
-    ("ru-Cyrl", "не число"),
-    ("sah-Cyrl", "чыыһыла буотах"),
+    ("ru-Cyrl", "не\u{a0}число"),
+    ("sah-Cyrl", "чыыһыла\u{a0}буотах"),
     ("smn-Latn", "epiloho"),
     ("so-Latn", "MaL"),
-    ("syr-Syrc", "ܠܝܬ ܡܢܝܢܐ"),
-    ("tk-Latn", "san däl"),
+    ("syr-Syrc", "ܠܝܬ\u{a0}ܡܢܝܢܐ"),
+    ("tk-Latn", "san\u{a0}däl"),
     ("to-Latn", "TF"),
-    ("uz-Cyrl", "ҳақиқий сон эмас"),
-    ("uz-Latn", "son emas"),
+    ("uz-Cyrl", "ҳақиқий\u{a0}сон\u{a0}эмас"),
+    ("uz-Latn", "son\u{a0}emas"),
     ("yue-Hans", "非数值"),
     ("yue-Hant", "非數值"),
     ("zh-Hant", "非數值"),
+
 ];
+
+#[cfg(test)]
+mod harness {
+    //! Temporary: runs a file of cases for comparison with node.
+    use super::*;
+    use crate::ast::{Expr, Program};
+    use writ_core::{Limits, Meter, parse_json, write_json_string};
+
+    #[test]
+    fn harness() {
+        let Ok(path) = std::env::var("WRIT_LOCALE_CASES") else { return };
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let program = Program { root: Expr::Const(Value::Null), node_count: 1, free_names: Box::new([]), host_calls: Box::new([]) };
+        let mut out = String::new();
+        for line in text.lines() {
+            let case = parse_json(line).unwrap_or(Value::Null);
+            let Value::Object(case) = case else { out.push_str("BADCASE\n"); continue };
+            let limits = Limits { steps: Some(100_000_000), ..Limits::UNLIMITED };
+            let mut cx = Cx::new(Meter::new(&limits), &program, &[]);
+            let get = |k: &str| case.get_str(k).cloned().unwrap_or(Value::Undefined);
+            let kind = get("k");
+            let result: Result<Value> = match kind.as_str().map(|s| s.to_string_lossy().into_owned()).as_deref() {
+                Some("num") => {
+                    let n = match get("n") { Value::String(s) => string_to_number(&s), Value::Number(n) => n, _ => f64::NAN };
+                    let n = if matches!(get("n"), Value::String(ref s) if s.eq_str("-0")) { -0.0 } else { n };
+                    number_to_locale_string(&mut cx, n, &get("l"), &get("o")).map(Value::String)
+                }
+                Some("arr") => match get("a") { Value::Array(a) => array_to_locale_string(&mut cx, &a, &get("l"), &get("o")).map(Value::String), _ => Ok(Value::Null) },
+                Some("case") => match get("s") { Value::String(s) => to_locale_case(&mut cx, &s, &get("l"), get("u").is_truthy()).map(Value::String), _ => Ok(Value::Null) },
+                Some("cmp") => match (get("a"), get("b")) { (Value::String(a), Value::String(b)) => compare(&mut cx, &a, &b, &get("l"), &get("o")).map(Value::Number), _ => Ok(Value::Null) },
+                _ => Ok(Value::Null),
+            };
+            match result {
+                Ok(Value::String(s)) => { write_json_string(&s, &mut out); }
+                Ok(Value::Number(n)) => out.push_str(&number_to_str(n).to_string_lossy()),
+                Ok(_) => out.push_str("null"),
+                Err(e) => { out.push_str("ERR:"); out.push_str(e.reason().code()); out.push(' '); out.push_str(&e.message().replace('\n', " ")); }
+            }
+            out.push('\n');
+        }
+        std::fs::write(format!("{path}.writ"), out).unwrap_or_default();
+    }
+}

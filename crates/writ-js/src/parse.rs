@@ -147,6 +147,7 @@ fn not_in_language(node_type: &str, hint: &str) -> Error {
     ))
 }
 
+/// The refusal of `await`, from the scan or from lowering.
 fn await_error() -> Error {
     not_in_language(
         "AwaitExpression",
@@ -155,6 +156,7 @@ fn await_error() -> Error {
     )
 }
 
+/// The refusal of an arrow's block body, from the scan or from lowering.
 fn block_body() -> Error {
     Error::guardrail(
         "A callback's body must be an expression, not a block — write r => r.total, or r => ({ total: r.total }) \
@@ -173,11 +175,14 @@ enum Position {
 
 /// Finds host functions by name: a scan for a few, a map for many.
 struct Hosts<'h> {
+    /// The evaluator's host function names, in its order.
     names: &'h [&'h str],
+    /// Name to index, built only for a long list.
     index: Option<HashMap<&'h str, u32>>,
 }
 
 impl<'h> Hosts<'h> {
+    /// Indexes `names` when there are enough of them to pay for a map.
     fn new(names: &'h [&'h str]) -> Hosts<'h> {
         let index = (names.len() > 8).then(|| {
             let mut index = HashMap::with_capacity(names.len());
@@ -192,6 +197,7 @@ impl<'h> Hosts<'h> {
         Hosts { names, index }
     }
 
+    /// The index of the host function called `name`.
     fn find(&self, name: &str) -> Option<u32> {
         match &self.index {
             Some(index) => index.get(name).copied(),
@@ -206,17 +212,25 @@ impl<'h> Hosts<'h> {
 
 /// An arrow whose parameters are being lowered or whose body is in scope.
 struct Arrow<'a> {
+    /// The names its parameters bind, unbound again when the arrow ends.
     names: Vec<&'a str>,
+    /// The next free slot of its frame: its frame size once all parameters are bound.
     next_slot: u16,
 }
 
 /// The lowering pass: oxc's tree to [`crate::ast`], checked as it goes.
 struct Lowering<'a, 'h> {
+    /// The evaluator's host functions.
     hosts: Hosts<'h>,
+    /// [`Program::free_names`] so far.
     free_names: Vec<Str>,
+    /// Where each free name sits in `free_names`.
     free_index: HashMap<&'a str, u32>,
+    /// [`Program::host_calls`] so far.
     host_calls: Vec<u32>,
+    /// Nodes lowered so far.
     nodes: u32,
+    /// The tree levels entered around the node being lowered.
     depth: usize,
     /// The arrows enclosing the node being lowered, outermost first.
     arrows: Vec<Arrow<'a>>,
@@ -225,6 +239,7 @@ struct Lowering<'a, 'h> {
 }
 
 impl<'a, 'h> Lowering<'a, 'h> {
+    /// A pass with nothing lowered yet.
     fn new(hosts: &'h [&'h str]) -> Lowering<'a, 'h> {
         Lowering {
             hosts: Hosts::new(hosts),
@@ -238,6 +253,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
         }
     }
 
+    /// Counts one node toward [`Program::node_count`] and the enclosing arrows' counts.
     fn node(&mut self) {
         self.nodes = self.nodes.saturating_add(1);
     }
@@ -252,6 +268,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
         }
     }
 
+    /// Leaves a level entered with [`Lowering::enter`].
     fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
@@ -295,6 +312,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
         Ok(slot)
     }
 
+    /// Lowers an expression one level deeper.
     fn expr(&mut self, expression: &Expression<'a>, position: Position) -> Result<Expr> {
         self.enter()?;
         let lowered = self.expr_at(expression, position);
@@ -302,9 +320,11 @@ impl<'a, 'h> Lowering<'a, 'h> {
         lowered
     }
 
+    /// Lowers an expression at the current level, refusing what is not in the language.
     fn expr_at(&mut self, expression: &Expression<'a>, position: Position) -> Result<Expr> {
         Ok(match expression {
-            Expression::ParenthesizedExpression(inner) => return self.expr_at(&inner.expression, position),
+            // Parentheses are no node, but they are a level: nothing recurses without counting.
+            Expression::ParenthesizedExpression(inner) => return self.expr(&inner.expression, position),
             Expression::BooleanLiteral(literal) => {
                 self.node();
                 Expr::Const(Value::Bool(literal.value))
@@ -486,6 +506,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
         })
     }
 
+    /// An untagged template: cooked text around the substitutions.
     fn template(&mut self, template: &TemplateLiteral<'a>) -> Result<Expr> {
         self.node();
         let mut quasis = Vec::with_capacity(template.quasis.len());
@@ -562,6 +583,8 @@ impl<'a, 'h> Lowering<'a, 'h> {
         }
     }
 
+    /// A call, sorted by its callee: a parameter, a host function, a bare global, a method, or any
+    /// other value.
     fn call(&mut self, call: &CallExpression<'a>, position: Position) -> Result<Expr> {
         if call.optional {
             return Err(Error::guardrail(
@@ -833,6 +856,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
         })
     }
 
+    /// The arrow's parameters, in binding order, then its body.
     fn lambda_parts(
         &mut self,
         arrow: &ArrowFunctionExpression<'a>,
@@ -862,6 +886,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
         lowered
     }
 
+    /// Lowers a pattern at the current level.
     fn pattern_at(&mut self, pattern: &BindingPattern<'a>) -> Result<Pattern> {
         Ok(match pattern {
             BindingPattern::BindingIdentifier(identifier) => Pattern::Slot(self.bind(identifier.name.as_str())?),
@@ -955,6 +980,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
         }))
     }
 
+    /// An array literal: items and spreads, no holes.
     fn array(&mut self, array: &ArrayExpression<'a>) -> Result<Expr> {
         self.node();
         let mut elements = Vec::with_capacity(array.elements.len());
@@ -978,6 +1004,8 @@ impl<'a, 'h> Lowering<'a, 'h> {
         Ok(Expr::Array(elements.into_boxed_slice()))
     }
 
+    /// An object literal: `key: value`, shorthands, computed keys and spreads; no accessors,
+    /// methods or written `__proto__`.
     fn object(&mut self, object: &ObjectExpression<'a>) -> Result<Expr> {
         self.node();
         let mut props = Vec::with_capacity(object.properties.len());
@@ -1049,6 +1077,7 @@ fn written_text(key: &Expression<'_>) -> Option<Str> {
     }
 }
 
+/// A string literal's cooked value, lone surrogates kept.
 fn string_value(literal: &StringLiteral<'_>) -> Str {
     js_string(literal.value.as_str(), literal.lone_surrogates)
 }
@@ -1083,6 +1112,7 @@ fn js_string(text: &str, lone_surrogates: bool) -> Str {
     Str::from_utf16(&units)
 }
 
+/// The language operator for a binary operator, or its refusal.
 fn binary_op(operator: BinaryOperator) -> Result<BinaryOp> {
     Ok(match operator {
         BinaryOperator::Addition => BinaryOp::Add,
@@ -1120,6 +1150,7 @@ fn binary_op(operator: BinaryOperator) -> Result<BinaryOp> {
     })
 }
 
+/// The refusal of a bitwise or shift operator.
 fn bitwise(operator: &str) -> Error {
     not_in_language(
         operator,
@@ -1127,12 +1158,14 @@ fn bitwise(operator: &str) -> Error {
     )
 }
 
+/// The refusal of a host function used other than as a callee.
 fn host_as_value(name: &str) -> Error {
     Error::guardrail(format!(
         "\"{name}\" is a host function — it can only be called, as {name}(...), not used as a value"
     ))
 }
 
+/// The refusal of an arrow written anywhere but at a callback position, listing those methods.
 fn misplaced_arrow() -> Error {
     let mut methods: Vec<&str> = ArrayMethod::ALL
         .iter()
@@ -1147,6 +1180,7 @@ fn misplaced_arrow() -> Error {
     ))
 }
 
+/// The refusal of a bare call of a global that is not a function of the language.
 fn not_callable(global: Global) -> Error {
     let name = global.name();
     let hint = match global {
@@ -1159,6 +1193,7 @@ fn not_callable(global: Global) -> Error {
     Error::guardrail(format!("\"{name}\" cannot be called — {hint}"))
 }
 
+/// The refusal of a namespace function the language does not have, with the closest one.
 fn missing_static(global: Global, name: &str) -> Error {
     let namespace = global.name();
     if matches!((global, name), (Global::Math, "random") | (Global::Date, "now")) {
@@ -1175,6 +1210,7 @@ fn missing_static(global: Global, name: &str) -> Error {
     Error::guardrail(format!("\"{namespace}.{name}\" is not available — {hint}"))
 }
 
+/// The refusal of a written method name in no table, with what to write instead.
 fn unknown_method(name: &str) -> Error {
     let hint: Cow<'static, str> = match name {
         "push" | "unshift" => {
@@ -1203,6 +1239,7 @@ fn unknown_method(name: &str) -> Error {
     Error::guardrail(format!("\"{name}\" is not an available method — {hint}"))
 }
 
+/// Every method and namespace function name, for suggestions.
 fn all_method_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = ArrayMethod::ALL.iter().map(|m| m.name()).collect();
     names.extend(StringMethod::ALL.iter().map(|m| m.name()));

@@ -119,3 +119,26 @@ fn a_compiled_simple_check_allocates_nothing() {
         );
     }
 }
+
+#[test]
+fn a_cached_source_through_eval_allocates_nothing() {
+    // `Evaluator::eval` on a source it has parsed before: the cache lookup borrows the text.
+    let evaluator = Evaluator::new();
+    let context = context();
+    let source = "root.count > 0";
+    for _ in 0..10 {
+        assert_eq!(evaluator.eval(source, &[&context]), Ok(Value::Bool(true)));
+    }
+    let before = allocations();
+    for _ in 0..RUNS {
+        let result = evaluator.eval(source, &[&context]);
+        if result != Ok(Value::Bool(true)) {
+            panic!("the check gave {result:?}");
+        }
+    }
+    let count = allocations() - before;
+    assert_eq!(
+        count, 0,
+        "{source} through eval: {count} allocations over {RUNS} evaluations"
+    );
+}

@@ -71,7 +71,7 @@ pub(crate) fn call<'r>(
             Ok(Value::String(coerce::join(cx, this, &separator)?))
         }
         M::ToString => Ok(Value::String(coerce::join(cx, this, &Str::from(","))?)),
-        M::ToLocaleString => Ok(Value::String(locale_shim::array_to_locale_string(
+        M::ToLocaleString => Ok(Value::String(crate::locale::array_to_locale_string(
             cx,
             this,
             args.get(0),
@@ -1197,19 +1197,6 @@ fn gallop_right<F: FnMut(usize, usize) -> Result<f64>>(
     Ok(offset)
 }
 
-/// TEMPORARY stand-in for `crate::locale` until src/locale.rs lands.
-mod locale_shim {
-    use writ_core::{Array, Str, Value};
-
-    use crate::error::{Error, Result};
-    use crate::interp::Cx;
-
-    /// Stand-in until `crate::locale` lands.
-    pub(crate) fn array_to_locale_string(_: &mut Cx<'_>, _: &Array, _: &Value, _: &Value) -> Result<Str> {
-        Err(Error::guardrail("toLocaleString is not wired yet"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use writ_core::{Limits, Meter};
@@ -1661,5 +1648,39 @@ mod tests {
                 .reason(),
             Reason::ExpressionRuntime
         );
+    }
+}
+
+#[cfg(test)]
+mod e2e_scratch {
+    #[test]
+    fn scratch_e2e_against_node() {
+        let Ok(text) = std::fs::read_to_string("/tmp/e2e/expected.json") else { return };
+        let cases = writ_core::parse_json(&text).unwrap();
+        let rows = writ_core::parse_json(r#"[{"name":"Mug","stock":4,"status":"open"},{"name":"Kettle","stock":0,"status":"sold"},{"name":"Beans","stock":12,"status":"open"}]"#).unwrap();
+        let mut ctx = writ_core::Object::new();
+        ctx.insert("rows".into(), rows);
+        let evaluator = crate::Evaluator::new();
+        let mut bad = 0;
+        for case in cases.as_array().unwrap().iter() {
+            let case = case.as_object().unwrap();
+            let src = case.get_str("src").unwrap().as_str().unwrap().to_string_lossy().into_owned();
+            let ok = case.get_str("ok").unwrap().as_bool().unwrap();
+            let got = evaluator.eval(&src, &[&ctx]);
+            match (ok, got) {
+                (true, Ok(v)) => {
+                    let want = case.get_str("json").unwrap().as_str().unwrap().to_string_lossy().into_owned();
+                    let mine = v.to_json_string().unwrap_or_else(|| "undefined".into());
+                    if mine != want { bad += 1; eprintln!("DIFF {src}\n  node {want}\n  writ {mine}"); }
+                }
+                (false, Err(e)) => {
+                    if e.reason() != crate::Reason::ExpressionRuntime { bad += 1; eprintln!("REASON {src}: {:?}", e); }
+                    else { eprintln!("ok-error {src}: {}", e.message()); }
+                }
+                (true, Err(e)) => { bad += 1; eprintln!("ERR {src}: {e:?}"); }
+                (false, Ok(v)) => { bad += 1; eprintln!("NOERR {src}: {v:?} node {:?}", case.get_str("error")); }
+            }
+        }
+        assert_eq!(bad, 0);
     }
 }

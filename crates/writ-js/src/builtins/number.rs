@@ -106,7 +106,7 @@ pub(crate) fn call(cx: &mut Cx<'_>, this: f64, method: NumberMethod, args: &Args
             ascii_value(cx, &text)
         }
         NumberMethod::ToLocaleString => {
-            let text = locale_shim::number_to_locale_string(cx, this, args.get(0), args.get(1))?;
+            let text = crate::locale::number_to_locale_string(cx, this, args.get(0), args.get(1))?;
             Ok(Value::String(text))
         }
         NumberMethod::ValueOf => Ok(Value::Number(this)),
@@ -623,17 +623,6 @@ impl Ord for Big {
     }
 }
 
-/// TEMPORARY until src/locale.rs lands.
-mod locale_shim {
-    use crate::error::Result;
-    use crate::interp::Cx;
-    use writ_core::{Str, Value};
-    /// Temporary.
-    pub(crate) fn number_to_locale_string(_cx: &mut Cx<'_>, n: f64, _l: &Value, _o: &Value) -> Result<Str> {
-        Ok(Str::from(writ_core::js_number_to_string(n)))
-    }
-}
-
 /// Checks against node's answers (tests/data, from tests/number-gen.js) and the corners by hand.
 #[cfg(test)]
 mod tests {
@@ -784,6 +773,20 @@ mod tests {
         assert_eq!(text(f64::NAN, NumberMethod::ToExponential, &[n(101.0)]), "NaN");
         assert_eq!(text(f64::INFINITY, NumberMethod::ToPrecision, &[n(200.0)]), "Infinity");
         assert_eq!(text(1.0, NumberMethod::ToFixed, &[n(-0.5)]), "1");
+    }
+
+    /// Locale formatting goes to crate::locale with both arguments.
+    #[test]
+    fn to_locale_string_formats_through_the_locale_module() {
+        let en = Value::String(Str::from("en-US"));
+        assert_eq!(text(1234.5, NumberMethod::ToLocaleString, std::slice::from_ref(&en)), "1,234.5");
+        let de = Value::String(Str::from("de-DE"));
+        assert_eq!(text(1234.5, NumberMethod::ToLocaleString, &[de]), "1.234,5");
+        let options = Value::Object(writ_core::Object::from_entries(vec![(
+            Str::from("maximumFractionDigits"),
+            Value::Number(0.0),
+        )]));
+        assert_eq!(text(1234.5, NumberMethod::ToLocaleString, &[en, options]), "1,235");
     }
 
     /// Value of and budget.

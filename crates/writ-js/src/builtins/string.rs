@@ -2,11 +2,8 @@
 //! (lone surrogates included).
 //!
 //! Arguments convert as JavaScript converts them (`ToIntegerOrInfinity` for positions and
-//! counts, `ToString` for text), with one exception: the language has no regular expressions,
-//! so the search methods (`includes`, `indexOf`, `lastIndexOf`, `startsWith`, `endsWith`,
-//! `split`, `replace`, `replaceAll`) take a string pattern and nothing else, and `replace`'s
-//! replacement must be a string. Where JavaScript would convert another value and run, writ
-//! refuses with a guardrail violation that says to pass a string.
+//! counts, `ToString` for text and patterns). The language has no regular expressions and no
+//! function values, so a pattern or a replacement is always text after conversion.
 //!
 //! Charges follow uicast's method accounting: a search is charged its worst case (the text's
 //! length times the pattern's) before it runs, and every string or array a method builds is
@@ -68,8 +65,8 @@ pub(crate) fn call(cx: &mut Cx<'_>, this: &Str, method: StringMethod, args: &Arg
         M::CodePointAt => code_point_at(cx, this, args.get(0)),
         M::StartsWith => starts_with(cx, this, args),
         M::EndsWith => ends_with(cx, this, args),
-        M::Includes => index_of(cx, this, args, "includes").map(|found| Value::Bool(found.is_some())),
-        M::IndexOf => index_of(cx, this, args, "indexOf").map(position),
+        M::Includes => index_of(cx, this, args).map(|found| Value::Bool(found.is_some())),
+        M::IndexOf => index_of(cx, this, args).map(position),
         M::LastIndexOf => last_index_of(cx, this, args).map(position),
         M::Slice => slice(cx, this, args),
         M::Substring => substring(cx, this, args),
@@ -82,8 +79,8 @@ pub(crate) fn call(cx: &mut Cx<'_>, this: &Str, method: StringMethod, args: &Arg
         M::PadEnd => pad(cx, this, args, true),
         M::ToLowerCase => change_case(cx, this, false),
         M::ToUpperCase => change_case(cx, this, true),
-        M::ToLocaleLowerCase => locale::to_locale_case(cx, this, args.get(0), false).map(Value::String),
-        M::ToLocaleUpperCase => locale::to_locale_case(cx, this, args.get(0), true).map(Value::String),
+        M::ToLocaleLowerCase => crate::locale::to_locale_case(cx, this, args.get(0), false).map(Value::String),
+        M::ToLocaleUpperCase => crate::locale::to_locale_case(cx, this, args.get(0), true).map(Value::String),
         M::Trim => trim(cx, this, true, true),
         M::TrimStart => trim(cx, this, true, false),
         M::TrimEnd => trim(cx, this, false, true),
@@ -92,7 +89,7 @@ pub(crate) fn call(cx: &mut Cx<'_>, this: &Str, method: StringMethod, args: &Arg
         M::ToWellFormed => to_well_formed(cx, this),
         M::LocaleCompare => {
             let other = coerce::to_string(cx, args.get(0))?;
-            locale::compare(cx, this, &other, args.get(1), args.get(2)).map(Value::Number)
+            crate::locale::compare(cx, this, &other, args.get(1), args.get(2)).map(Value::Number)
         }
         // The receiver itself; `toLocaleString` ignores its arguments, as JavaScript does.
         M::ToString | M::ToLocaleString | M::ValueOf => Ok(Value::String(this.clone())),
@@ -184,15 +181,10 @@ fn charge_search(cx: &mut Cx<'_>, text_len: usize, pattern_len: usize) -> Result
 
 /// Argument `index` as a search string: the language has no regular expressions, and writ does
 /// not turn other values into patterns.
-fn pattern<'v>(args: &'v Args<'_, '_>, index: usize, method: &str, what: &str) -> Result<&'v Str> {
-    match args.get(index) {
-        Value::String(text) => Ok(text),
-        other => Err(Error::guardrail(format!(
-            "\"{method}\" needs a string {what}, not {}: writ does not convert other values here, and regular \
-             expressions are not in the language — pass a string, as in String(x)",
-            coerce::describe(other)
-        ))),
-    }
+fn pattern(cx: &mut Cx<'_>, args: &Args<'_, '_>, index: usize) -> Result<Str> {
+    // No regular expression can reach here, so every other value converts as JavaScript
+    // converts it: `'a1'.indexOf(1)` searches for "1".
+    coerce::to_string(cx, args.get(index))
 }
 
 /// The code units from `start` to `end` (clamped) as a new string, reading only those units.
@@ -388,15 +380,15 @@ fn code_point_at(cx: &mut Cx<'_>, text: &Str, index: &Value) -> Result<Value> {
 
 /// `startsWith(text, position?)`.
 fn starts_with(cx: &mut Cx<'_>, text: &Str, args: &Args<'_, '_>) -> Result<Value> {
-    let prefix = pattern(args, 0, "startsWith", "to look for")?;
+    let prefix = pattern(cx, args, 0)?;
     cx.text(prefix.len_utf16())?;
     let start = clamp(integer(cx, args.get(1))?, text.len_utf16());
-    Ok(Value::Bool(region_eq(text, start, prefix)))
+    Ok(Value::Bool(region_eq(text, start, &prefix)))
 }
 
 /// `endsWith(text, length?)`: whether the text's first `length` units end with `text`.
 fn ends_with(cx: &mut Cx<'_>, text: &Str, args: &Args<'_, '_>) -> Result<Value> {
-    let suffix = pattern(args, 0, "endsWith", "to look for")?;
+    let suffix = pattern(cx, args, 0)?;
     cx.text(suffix.len_utf16())?;
     let len = text.len_utf16();
     let end = match args.get(1) {
@@ -405,13 +397,13 @@ fn ends_with(cx: &mut Cx<'_>, text: &Str, args: &Args<'_, '_>) -> Result<Value> 
     };
     Ok(Value::Bool(
         end.checked_sub(suffix.len_utf16())
-            .is_some_and(|start| region_eq(text, start, suffix)),
+            .is_some_and(|start| region_eq(text, start, &suffix)),
     ))
 }
 
 /// `includes` and `indexOf`: the first position at or after `position` (clamped).
-fn index_of(cx: &mut Cx<'_>, text: &Str, args: &Args<'_, '_>, method: &str) -> Result<Option<usize>> {
-    let needle = pattern(args, 0, method, "to look for")?;
+fn index_of(cx: &mut Cx<'_>, text: &Str, args: &Args<'_, '_>) -> Result<Option<usize>> {
+    let needle = pattern(cx, args, 0)?;
     charge_search(cx, text.len_utf16(), needle.len_utf16())?;
     let from = clamp(integer(cx, args.get(1))?, text.len_utf16());
     Ok(match (text.ascii_bytes(), needle.ascii_bytes()) {
@@ -425,7 +417,7 @@ fn index_of(cx: &mut Cx<'_>, text: &Str, args: &Args<'_, '_>, method: &str) -> R
 /// `lastIndexOf(text, position?)`: the last position at or before `position`; a NaN or missing
 /// position means the end.
 fn last_index_of(cx: &mut Cx<'_>, text: &Str, args: &Args<'_, '_>) -> Result<Option<usize>> {
-    let needle = pattern(args, 0, "lastIndexOf", "to look for")?;
+    let needle = pattern(cx, args, 0)?;
     charge_search(cx, text.len_utf16(), needle.len_utf16())?;
     let n = coerce::to_number(cx, args.get(1))?;
     let start = if n.is_nan() {
@@ -488,7 +480,7 @@ fn concat(cx: &mut Cx<'_>, text: &Str, args: &Args<'_, '_>) -> Result<Value> {
 fn split(cx: &mut Cx<'_>, text: &Str, args: &Args<'_, '_>) -> Result<Value> {
     let separator = match args.get(0) {
         Value::Undefined => None,
-        _ => Some(pattern(args, 0, "split", "separator")?),
+        _ => Some(pattern(cx, args, 0)?),
     };
     let limit = match args.get(1) {
         Value::Undefined => u32::MAX,
@@ -603,18 +595,8 @@ fn parse_replacement<T: Unit>(replacement: &[T]) -> Vec<Piece> {
 
 /// `replace(pattern, replacement)` and `replaceAll`, string pattern and string replacement.
 fn replace(cx: &mut Cx<'_>, text: &Str, args: &Args<'_, '_>, all: bool) -> Result<Value> {
-    let method = if all { "replaceAll" } else { "replace" };
-    let needle = pattern(args, 0, method, "pattern")?;
-    let replacement = match args.get(1) {
-        Value::String(replacement) => replacement,
-        other => {
-            return Err(Error::guardrail(format!(
-                "\"{method}\" needs a string replacement, not {}: writ does not convert other values here, and a \
-                 function cannot be written there — pass a string, as in String(x)",
-                coerce::describe(other)
-            )));
-        }
-    };
+    let needle = pattern(cx, args, 0)?;
+    let replacement = &coerce::to_string(cx, args.get(1))?;
     charge_search(cx, text.len_utf16(), needle.len_utf16())?;
     cx.text(replacement.len_utf16())?;
     let built = match (text.ascii_bytes(), needle.ascii_bytes(), replacement.ascii_bytes()) {
@@ -1113,22 +1095,6 @@ fn from_code_point(cx: &mut Cx<'_>, values: &[Value]) -> Result<Value> {
     Ok(Value::String(Str::from_utf16(&units)))
 }
 
-// TEMPORARY until src/locale.rs lands: the two functions the locale helper writes.
-mod locale {
-    use writ_core::{Str, Value};
-
-    use crate::error::{Error, Result};
-    use crate::interp::Cx;
-
-    pub(crate) fn to_locale_case(_cx: &mut Cx<'_>, _text: &Str, _locales: &Value, _upper: bool) -> Result<Str> {
-        Err(Error::guardrail("locale shim"))
-    }
-
-    pub(crate) fn compare(_cx: &mut Cx<'_>, _a: &Str, _b: &Str, _locales: &Value, _options: &Value) -> Result<f64> {
-        Err(Error::guardrail("locale shim"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use writ_core::{Limits, Meter, parse_json};
@@ -1522,48 +1488,33 @@ mod tests {
     }
 
     #[test]
-    fn non_string_patterns_are_refused_not_converted() {
-        // JavaScript converts these and runs; writ asks for a string.
+    fn non_string_patterns_and_replacements_convert_as_in_javascript() {
+        // Expected answers from node 20.
+        let ok = |text: &str, method: &str, args: &[Value]| run(text, method, args).expect("runs");
+        assert_eq!(ok("a1", "replace", &[n(1.0), s("x")]), s("ax"));
+        assert_eq!(ok("a1", "replaceAll", &[n(1.0), s("x")]), s("ax"));
+        assert_eq!(ok("a1", "replace", &[s("1"), n(5.0)]), s("a5"));
+        assert_eq!(ok("a1", "replace", &[s("1"), Value::Null]), s("anull"));
+        assert_eq!(ok("a1", "includes", &[n(1.0)]), Value::Bool(true));
+        assert_eq!(ok("a1", "indexOf", &[n(1.0)]), n(1.0));
+        assert_eq!(ok("atrue", "lastIndexOf", &[Value::Bool(true)]), n(1.0));
+        assert_eq!(ok("aundefined", "startsWith", &[]), Value::Bool(false));
+        assert_eq!(ok("aundefined", "endsWith", &[Value::Undefined]), Value::Bool(true));
+        assert_eq!(ok("anull", "split", &[Value::Null, n(0.0)]).to_json_string().as_deref(), Some("[]"));
+    }
+
+    #[test]
+    fn locale_methods_pass_their_arguments_on() {
         assert_eq!(
-            reason(run("a1", "replace", &[n(1.0), s("x")])),
-            Reason::GuardrailViolation
+            run("istanbul", "toLocaleUpperCase", &[s("tr")]),
+            Ok(s("\u{130}STANBUL"))
         );
-        assert_eq!(
-            reason(run("a1", "replaceAll", &[n(1.0), s("x")])),
-            Reason::GuardrailViolation
-        );
-        assert_eq!(reason(run("a1", "split", &[Value::Null])), Reason::GuardrailViolation);
-        assert_eq!(
-            reason(run("a1", "split", &[Value::Null, n(0.0)])),
-            Reason::GuardrailViolation
-        );
-        assert_eq!(reason(run("a1", "includes", &[n(1.0)])), Reason::GuardrailViolation);
-        assert_eq!(reason(run("a1", "indexOf", &[n(1.0)])), Reason::GuardrailViolation);
-        assert_eq!(
-            reason(run("a1", "lastIndexOf", &[Value::Bool(true)])),
-            Reason::GuardrailViolation
-        );
-        assert_eq!(reason(run("a1", "startsWith", &[])), Reason::GuardrailViolation);
-        assert_eq!(
-            reason(run("a1", "endsWith", &[Value::Undefined])),
-            Reason::GuardrailViolation
-        );
-        // The replacement must be a string too.
-        assert_eq!(
-            reason(run("a1", "replace", &[s("a"), n(1.0)])),
-            Reason::GuardrailViolation
-        );
-        assert_eq!(reason(run("a1", "replaceAll", &[s("a")])), Reason::GuardrailViolation);
-        let message = run("a1", "split", &[Value::Null])
-            .err()
-            .map(|e| e.message().to_owned())
-            .unwrap_or_default();
-        assert!(
-            message.contains("\"split\"") && message.contains("String(x)"),
-            "{message}"
-        );
-        // No separator is not a conversion: the whole string, as in JavaScript.
-        assert_eq!(run("a1", "split", &[]), Ok(Value::Array(Array::from(vec![s("a1")]))));
+        assert_eq!(run("I", "toLocaleLowerCase", &[s("tr")]), Ok(s("\u{131}")));
+        assert_eq!(run("a", "localeCompare", &[s("B")]), Ok(n(-1.0)));
+        let base = Value::Object([(Str::from("sensitivity"), s("base"))].into_iter().collect());
+        assert_eq!(run("a", "localeCompare", &[s("A"), Value::Undefined, base]), Ok(n(0.0)));
+        // A missing argument compares with "undefined", as in JavaScript.
+        assert_eq!(run("a", "localeCompare", &[]), Ok(n(-1.0)));
     }
 
     #[test]

@@ -36,16 +36,27 @@ use super::MAX_AST_DEPTH;
 
 /// Precedences of the binary operators, as oxc ranks them (`oxc_syntax::precedence`).
 const NULLISH: u8 = 6;
+/// `||`.
 const LOGICAL_OR: u8 = 7;
+/// `&&`.
 const LOGICAL_AND: u8 = 8;
+/// `|`.
 const BITWISE_OR: u8 = 9;
+/// `^`.
 const BITWISE_XOR: u8 = 10;
+/// `&`.
 const BITWISE_AND: u8 = 11;
+/// `==`, `!=`, `===`, `!==`.
 const EQUALS: u8 = 12;
+/// `<`, `>`, `<=`, `>=`, `in`, `instanceof`.
 const COMPARE: u8 = 13;
+/// `<<`, `>>`, `>>>`.
 const SHIFT: u8 = 14;
+/// `+`, `-`.
 const ADD: u8 = 15;
+/// `*`, `/`, `%`.
 const MULTIPLY: u8 = 16;
+/// `**`, the one right-associative binary operator.
 const EXPONENT: u8 = 17;
 
 /// What the previous significant token lets come next.
@@ -67,8 +78,11 @@ enum State {
 /// Which bracket opened a level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bracket {
+    /// `(`.
     Paren,
+    /// `[`.
     Square,
+    /// `{`.
     Curly,
     /// `${` inside a template: its `}` returns to template text.
     Substitution,
@@ -76,18 +90,29 @@ enum Bracket {
 
 /// The counters of the enclosing level, restored when its bracket closes.
 struct Frame {
+    /// The opener, which only its own closer pops.
     bracket: Bracket,
+    /// The enclosing level's [`Scanner::base`].
     base: usize,
+    /// The enclosing level's [`Scanner::chain`].
     chain: usize,
+    /// The enclosing level's [`Scanner::prefix`].
     prefix: usize,
+    /// The enclosing level's [`Scanner::climb_start`].
     climb_start: usize,
 }
 
+/// The scan's position and the nesting it has counted.
 struct Scanner<'s> {
+    /// The source.
     text: &'s str,
+    /// The source's bytes: every token boundary the scan needs is an ASCII byte.
     bytes: &'s [u8],
+    /// The byte offset of the next unread byte.
     pos: usize,
+    /// What the previous token lets come next.
     state: State,
+    /// The open brackets, innermost last.
     frames: Vec<Frame>,
     /// Levels held by the open brackets and by what was pending around each when it opened.
     base: usize,
@@ -97,6 +122,7 @@ struct Scanner<'s> {
     prefix: usize,
     /// The precedence-climbing stack; the current bracket owns `climb[climb_start..]`.
     climb: Vec<u8>,
+    /// Where the current bracket's part of [`Scanner::climb`] starts.
     climb_start: usize,
 }
 
@@ -136,10 +162,12 @@ fn is_lexer_space(c: char) -> bool {
 }
 
 impl Scanner<'_> {
+    /// The byte at `at`, if any.
     fn byte(&self, at: usize) -> Option<u8> {
         self.bytes.get(at).copied()
     }
 
+    /// Whether the bytes `offset` past the position start with `expected`.
     fn next_is(&self, offset: usize, expected: &[u8]) -> bool {
         self.pos
             .checked_add(offset)
@@ -147,10 +175,12 @@ impl Scanner<'_> {
             .is_some_and(|rest| rest.starts_with(expected))
     }
 
+    /// The levels the parser would be holding at this point.
     fn depth(&self) -> usize {
         self.base + self.chain + self.prefix + (self.climb.len() - self.climb_start)
     }
 
+    /// Refuses the source once the levels pass the limit.
     fn check(&self) -> Result<()> {
         if self.depth() > MAX_AST_DEPTH {
             Err(too_deep())
@@ -159,6 +189,7 @@ impl Scanner<'_> {
         }
     }
 
+    /// Scans the whole source, token by token.
     fn run(&mut self) -> Result<()> {
         while let Some(b) = self.byte(self.pos) {
             match b {
@@ -334,6 +365,7 @@ impl Scanner<'_> {
         Ok(())
     }
 
+    /// The character starting at byte `at`, if `at` is on a character boundary.
     fn char_at(&self, at: usize) -> Option<char> {
         self.text.get(at..).and_then(|rest| rest.chars().next())
     }
@@ -391,11 +423,13 @@ impl Scanner<'_> {
         self.check()
     }
 
+    /// An assignment operator `len` bytes long.
     fn assign(&mut self, len: usize) -> Result<()> {
         self.pos += len;
         self.chain_op()
     }
 
+    /// A prefix operator: a level until its operand ends.
     fn prefix_op(&mut self) -> Result<()> {
         self.prefix += 1;
         self.state = State::Operand;
@@ -418,6 +452,7 @@ impl Scanner<'_> {
         self.check()
     }
 
+    /// `?`, `??`, `??=` or `?.` (but `? .5` is a conditional before a number).
     fn question(&mut self) -> Result<()> {
         if self.next_is(1, b"?=") {
             self.assign(3)
@@ -433,6 +468,7 @@ impl Scanner<'_> {
         }
     }
 
+    /// `+`, `-`, `++`, `--`, `+=`, `-=`, and the legacy `-->` comment.
     fn plus_minus(&mut self, b: u8) -> Result<()> {
         if b == b'-' && self.next_is(1, b"->") {
             return Err(html_comment("-->"));
@@ -457,6 +493,7 @@ impl Scanner<'_> {
         }
     }
 
+    /// A comment, a division, or (refused) a regular expression.
     fn slash(&mut self) -> Result<()> {
         match self.byte(self.pos + 1) {
             Some(b'/') => {
@@ -573,6 +610,7 @@ impl Scanner<'_> {
         };
     }
 
+    /// Advances past the bytes `keep` accepts.
     fn skip_while(&mut self, keep: impl Fn(u8) -> bool) {
         while self.byte(self.pos).is_some_and(&keep) {
             self.pos += 1;
@@ -663,13 +701,15 @@ impl Scanner<'_> {
     }
 }
 
+/// The refusal of a `{` that opens a block of statements.
 fn block() -> Error {
     Error::guardrail(
-        "A block of statements is not part of the expression language — write one expression; functions are \
-         written only as arrow callbacks with an expression body, as in rows.map(r => r.name)",
+        "A block of statements is not part of the expression language — write one expression: an object's members \
+         as key: value, and functions only as arrow callbacks with an expression body, as in rows.map(r => r.name)",
     )
 }
 
+/// The refusal of a regular expression literal.
 fn regular_expression() -> Error {
     super::not_in_language(
         "RegExpLiteral",
@@ -678,6 +718,7 @@ fn regular_expression() -> Error {
     )
 }
 
+/// The refusal of the legacy HTML comments `<!--` and `-->`.
 fn html_comment(token: &str) -> Error {
     Error::guardrail(format!(
         "\"{token}\" is not part of the expression language — it reads as a legacy HTML comment or an update \

@@ -8,8 +8,10 @@ use crate::ast::{Arg, Callee, Element, Expr, Lambda, Local, MethodKey, Pattern, 
 use crate::error::{Error, Reason};
 use crate::tables::{ArrayFn, Global, MathFn, ObjectFn, Static};
 
+/// The host functions of most tests: indices 0 and 1.
 const HOSTS: &[&str] = &["getUser", "log"];
 
+/// Options with a roomy source limit and [`HOSTS`].
 fn options() -> ParseOptions<'static> {
     ParseOptions {
         max_source_length: 100_000,
@@ -17,6 +19,7 @@ fn options() -> ParseOptions<'static> {
     }
 }
 
+/// Parses `source`, which must be accepted.
 fn ok(source: &str) -> Program {
     match parse(source, &options()) {
         Ok(program) => program,
@@ -24,6 +27,7 @@ fn ok(source: &str) -> Program {
     }
 }
 
+/// Parses `source`, which must be refused.
 fn err(source: &str) -> Error {
     match parse(source, &options()) {
         Ok(program) => panic!("{source:?} should be refused, got {:?}", program.root),
@@ -42,10 +46,12 @@ fn refused(source: &str, reason: Reason, needle: &str) {
     );
 }
 
+/// Asserts a guardrail refusal whose message contains `needle`.
 fn guardrail(source: &str, needle: &str) {
     refused(source, Reason::GuardrailViolation, needle);
 }
 
+/// The free names, as Rust strings.
 fn names(program: &Program) -> Vec<String> {
     program
         .free_names
@@ -54,10 +60,12 @@ fn names(program: &Program) -> Vec<String> {
         .collect()
 }
 
+/// The UTF-16 code units of `text`.
 fn units(text: &Str) -> Vec<u16> {
     text.code_units().collect()
 }
 
+/// The string a constant holds.
 fn as_string(expr: &Expr) -> &Str {
     match expr {
         Expr::Const(Value::String(text)) => text,
@@ -73,6 +81,7 @@ fn root_call(program: &Program) -> (&Callee, &[Arg]) {
     }
 }
 
+/// The first arrow among the root call's arguments.
 fn first_lambda(program: &Program) -> &Lambda {
     let (_, args) = root_call(program);
     args.iter()
@@ -83,6 +92,7 @@ fn first_lambda(program: &Program) -> &Lambda {
         .unwrap_or_else(|| panic!("no lambda in {args:?}"))
 }
 
+/// Blank and long sources are refused before parsing.
 #[test]
 fn blank_and_long_sources_are_refused_before_parsing() {
     for source in ["", "   ", "\n\t ", "\u{A0}\u{FEFF}\u{2028}"] {
@@ -106,6 +116,7 @@ fn blank_and_long_sources_are_refused_before_parsing() {
     assert!(parse("'😀'", &short).is_ok());
 }
 
+/// Syntax errors carry oxc message and position.
 #[test]
 fn syntax_errors_carry_oxc_message_and_position() {
     let error = err("1 +");
@@ -129,6 +140,7 @@ fn syntax_errors_carry_oxc_message_and_position() {
     }
 }
 
+/// One expression with objects and comments.
 #[test]
 fn one_expression_with_objects_and_comments() {
     assert!(matches!(ok("{ a: 1 }").root, Expr::Object(_)));
@@ -139,6 +151,7 @@ fn one_expression_with_objects_and_comments() {
     guardrail("1, 2", "\"SequenceExpression\" is not part of the expression language");
 }
 
+/// Refused node types and operators.
 #[test]
 fn refused_node_types_and_operators() {
     guardrail(
@@ -203,6 +216,7 @@ fn refused_node_types_and_operators() {
     guardrail("function () {}", "A block of statements");
 }
 
+/// Object literal rules.
 #[test]
 fn object_literal_rules() {
     guardrail("({ get a() { return 1 } })", "block");
@@ -231,6 +245,7 @@ fn object_literal_rules() {
     assert_eq!(names(&program), ["x", "a", "rest"]);
 }
 
+/// Arrows only as callbacks.
 #[test]
 fn arrows_only_as_callbacks() {
     let message = "A function can only be written as a method's callback, as in rows.map(r => r.name). Methods that \
@@ -288,6 +303,7 @@ fn arrows_only_as_callbacks() {
     assert!(matches!(call.args.as_ref(), [Arg::Lambda(_)]));
 }
 
+/// Static callbacks and global callbacks.
 #[test]
 fn static_callbacks_and_global_callbacks() {
     let program = ok("Array.from({ length: 3 }, (_, i) => i)");
@@ -353,6 +369,7 @@ fn static_callbacks_and_global_callbacks() {
     }
 }
 
+/// Method names are checked.
 #[test]
 fn method_names_are_checked() {
     guardrail(
@@ -395,6 +412,7 @@ fn method_names_are_checked() {
     assert_eq!(method.text.to_string_lossy(), "at");
 }
 
+/// Namespace statics are checked.
 #[test]
 fn namespace_statics_are_checked() {
     guardrail(
@@ -454,6 +472,7 @@ fn namespace_statics_are_checked() {
     guardrail("Boolean.foo()", "\"foo\" is not an available method");
 }
 
+/// Callees.
 #[test]
 fn callees() {
     guardrail(
@@ -497,6 +516,7 @@ fn callees() {
     assert!(matches!(call.callee, Callee::Value(Expr::Local(_))));
 }
 
+/// Free names in first appearance order.
 #[test]
 fn free_names_in_first_appearance_order() {
     let program = ok("b + a.c + b + Math.max(d, a) + `${e}` + f(g) + h?.[i] + { j, k: l }.k");
@@ -510,6 +530,7 @@ fn free_names_in_first_appearance_order() {
     assert_eq!(names(&program), ["cond", "getUser", "id", "log"]);
 }
 
+/// Parameters resolve to frame slots.
 #[test]
 fn parameters_resolve_to_frame_slots() {
     let program = ok("rows.map(r => xs.map(s => r + s + t))");
@@ -579,6 +600,7 @@ fn parameters_resolve_to_frame_slots() {
     assert!(matches!(lambda.body, Expr::Local(Local { depth: 0, slot: 2 })));
 }
 
+/// Host function rules.
 #[test]
 fn host_function_rules() {
     let program = ok("getUser({ id: 7 })");
@@ -667,8 +689,10 @@ fn host_function_rules() {
     assert_eq!(&*program.host_calls, [17, 3]);
 }
 
+/// Member keys.
 #[test]
 fn member_keys() {
+    /// The property a member read at the root reads.
     fn property(source: &str) -> Property {
         match ok(source).root {
             Expr::Member(member) => member.property,
@@ -701,6 +725,7 @@ fn member_keys() {
     assert!(first.optional);
 }
 
+/// String literals keep lone surrogates.
 #[test]
 fn string_literals_keep_lone_surrogates() {
     assert_eq!(units(as_string(&ok(r#""\uD800""#).root)), [0xD800]);
@@ -740,6 +765,7 @@ fn string_literals_keep_lone_surrogates() {
     assert_eq!(units(name), [0xDC01]);
 }
 
+/// Templates and literals.
 #[test]
 fn templates_and_literals() {
     let program = ok("`a${b}c${d}`");
@@ -779,6 +805,7 @@ fn templates_and_literals() {
     ));
 }
 
+/// Node counts.
 #[test]
 fn node_counts() {
     assert_eq!(ok("a").node_count, 1);
@@ -809,6 +836,7 @@ fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
     handle.join().unwrap_or_else(|_| panic!("the parse thread panicked"))
 }
 
+/// Parses with a limit of a million characters on a 2 MiB stack.
 fn parse_big(source: String) -> Result<(), Error> {
     on_small_stack(move || {
         let options = ParseOptions {
@@ -819,6 +847,7 @@ fn parse_big(source: String) -> Result<(), Error> {
     })
 }
 
+/// Asserts that `source` is refused as nesting too deep, without crashing the stack.
 fn assert_too_deep(source: String) {
     let shown: String = source.chars().take(24).collect();
     match parse_big(source) {
@@ -833,6 +862,7 @@ fn assert_too_deep(source: String) {
     }
 }
 
+/// Depth bombs are refused on a small stack.
 #[test]
 fn depth_bombs_are_refused_on_a_small_stack() {
     let n = 100_000;
@@ -873,6 +903,7 @@ fn depth_bombs_are_refused_on_a_small_stack() {
     }
 }
 
+/// Long flat chains are refused by depth not by the stack.
 #[test]
 fn long_flat_chains_are_refused_by_depth_not_by_the_stack() {
     let n = 100_000;
@@ -895,6 +926,7 @@ fn long_flat_chains_are_refused_by_depth_not_by_the_stack() {
     assert!(parse_big(args).is_ok());
 }
 
+/// Tricks that hide nesting from a scan are refused.
 #[test]
 fn tricks_that_hide_nesting_from_a_scan_are_refused() {
     let n = 20_000;
@@ -936,6 +968,7 @@ fn tricks_that_hide_nesting_from_a_scan_are_refused() {
     assert!(matches!(ok("'a\\\r\n(\\'(' + b").root, Expr::Binary(..)));
 }
 
+/// Nesting up to the limit parses on a small stack.
 #[test]
 fn nesting_up_to_the_limit_parses_on_a_small_stack() {
     // The worst constructs, each just inside the limit, on a 2 MiB stack.
@@ -971,16 +1004,20 @@ fn nesting_up_to_the_limit_parses_on_a_small_stack() {
     assert!(parse_big(source).is_ok());
 }
 
+/// Shorthands for root checks inside `matches!`-heavy tests.
 impl Program {
+    /// Whether the root is a call.
     fn root_is_call(&self) -> bool {
         matches!(self.root, Expr::Call(_))
     }
 
+    /// Whether the root is `?:`.
     fn root_is_conditional(&self) -> bool {
         matches!(self.root, Expr::Conditional(_))
     }
 }
 
+/// Globals are free names.
 #[test]
 fn globals_are_free_names() {
     let program = ok("[Math, JSON, undefined, NaN, Infinity, parseInt]");
@@ -989,4 +1026,16 @@ fn globals_are_free_names() {
         ["Math", "JSON", "undefined", "NaN", "Infinity", "parseInt"]
     );
     assert!(Global::from_name("Math").is_some());
+}
+
+#[test]
+fn zz_bench() {
+    if std::env::var("BENCH").is_err() { return }
+    let sources = ["scopes.root.count > 0", "rows.filter(r => r.stock > 0).map(r => r.name).join(', ')", "`${rows.length} items, ${rows.filter(r => !r.stock).length} sold out`"];
+    for source in sources {
+        let start = std::time::Instant::now();
+        let n = 20_000;
+        for _ in 0..n { std::hint::black_box(parse(std::hint::black_box(source), &options()).unwrap()); }
+        eprintln!("BENCH {:?}: {:?}/parse", source, start.elapsed() / n);
+    }
 }
