@@ -3,7 +3,7 @@
 
 use writ_core::{Array, Str, Value, js_number_to_string};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::interp::Cx;
 
 /// `String(n)` for a number.
@@ -62,16 +62,31 @@ pub(crate) fn to_string(cx: &mut Cx<'_>, value: &Value) -> Result<Str> {
     })
 }
 
+/// How deeply nested arrays a conversion to text follows. JavaScript's own limit is its call
+/// stack (node gives up a little past 4,000 levels); writ stops earlier, at a depth no real
+/// document reaches, so the conversion never threatens the host's stack.
+const MAX_JOIN_DEPTH: usize = 1000;
+
 /// `Array.prototype.join`: a step per item walked, nested arrays joined with `,`, `null` and
 /// `undefined` as empty text; the result is checked against the caps before it is built.
 pub(crate) fn join(cx: &mut Cx<'_>, items: &Array, separator: &Str) -> Result<Str> {
+    join_nested(cx, items, separator, 0)
+}
+
+fn join_nested(cx: &mut Cx<'_>, items: &Array, separator: &Str, depth: usize) -> Result<Str> {
+    if depth >= MAX_JOIN_DEPTH {
+        return Err(Error::runtime(format!(
+            "Maximum call stack size exceeded: an array nested more than {MAX_JOIN_DEPTH} levels deep cannot be \
+             converted to text"
+        )));
+    }
     let mut parts: Vec<Str> = Vec::with_capacity(items.len());
     let mut total = 0usize;
     for item in items.iter() {
         cx.steps(1)?;
         let part = match item {
             Value::Null | Value::Undefined => Str::empty(),
-            Value::Array(inner) => join(cx, inner, &Str::from(","))?,
+            Value::Array(inner) => join_nested(cx, inner, &Str::from(","), depth + 1)?,
             other => to_string(cx, other)?,
         };
         total = total.saturating_add(part.len_utf16());

@@ -2239,6 +2239,17 @@ mod harness {
                 }
                 Some("arr") => match get("a") { Value::Array(a) => array_to_locale_string(&mut cx, &a, &get("l"), &get("o")).map(Value::String), _ => Ok(Value::Null) },
                 Some("case") => match get("s") { Value::String(s) => to_locale_case(&mut cx, &s, &get("l"), get("u").is_truthy()).map(Value::String), _ => Ok(Value::Null) },
+                Some("sym") => {
+                    let l = match get("l") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
+                    let c = match get("c") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
+                    let display = if get("narrow").is_truthy() { CurrencyDisplay::Narrow } else { CurrencyDisplay::Symbol };
+                    let locale = resolve_number_locale(&[Locale::try_from_str(&l).unwrap_or_else(|_| default_locale())]);
+                    match locale.and_then(|locale| NumberData::build(&locale, &DataKind::Currency { code: c, display }, None)) {
+                        Ok(NumberData { style: StyleData::Currency { text: CurrencyText::Symbol { symbol, .. }, .. }, .. }) => Ok(Value::String(Str::from(symbol))),
+                        Ok(_) => Ok(Value::Null),
+                        Err(e) => Err(e),
+                    }
+                }
                 Some("cmp") => match (get("a"), get("b")) { (Value::String(a), Value::String(b)) => compare(&mut cx, &a, &b, &get("l"), &get("o")).map(Value::Number), _ => Ok(Value::Null) },
                 _ => Ok(Value::Null),
             };

@@ -15,7 +15,7 @@ use writ_js::tables::{
     ArrayFn, ArrayMethod, DateFn, Global, JsonFn, MathConstant, MathFn, NumberConstant, NumberFn, NumberMethod,
     ObjectFn, StringFn, StringMethod,
 };
-use writ_testkit::corpus::{Case, read_cases};
+use writ_testkit::corpus::{Case, mismatch, read_cases};
 use writ_testkit::oracle::{Language, run_batch};
 
 /// The corpus folder.
@@ -85,14 +85,6 @@ fn outcome(result: Result<Value, writ_js::Error>) -> Outcome {
     }
 }
 
-/// Whether `got` is the expected answer: values exactly, errors by code (with a message).
-fn agrees(expect: &Outcome, got: &Outcome) -> bool {
-    match (expect, got) {
-        (Outcome::Error { code: want, .. }, Outcome::Error { code, message }) => code == want && !message.is_empty(),
-        (want, got) => want == got,
-    }
-}
-
 /// A short form of an outcome for failure reports.
 fn show(outcome: &Outcome) -> String {
     let text = match outcome {
@@ -133,7 +125,7 @@ fn every_case_gives_nodes_answer() {
         let source = expr(case);
         let context = data(case);
         let got = outcome(evaluator.eval(&source, &[&context]));
-        if !agrees(&case.expect, &got) {
+        if mismatch(case, &got).is_some() {
             failures.push(format!(
                 "{file} {}: {source}\n    expected {}\n    got      {}",
                 case.id,
@@ -167,7 +159,7 @@ fn pinned_answers_are_still_nodes() {
         );
         for (case, node) in cases.iter().zip(&answers) {
             total += 1;
-            if !agrees(&case.expect, node) {
+            if mismatch(case, node).is_some() {
                 failures.push(format!(
                     "{file} {}: {}\n    pinned {}\n    node   {}",
                     case.id,

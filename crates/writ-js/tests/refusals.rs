@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use writ_core::{Object, Outcome, Value, parse_json};
 use writ_js::{Budget, Evaluator, HostFunction};
-use writ_testkit::corpus::{Case, read_cases};
+use writ_testkit::corpus::{Case, mismatch, read_cases};
 
 /// The time an evaluation may take beyond its `ms` limit before the case fails.
 const SLACK: Duration = Duration::from_millis(50);
@@ -151,14 +151,6 @@ fn outcome(result: Result<Value, writ_js::Error>) -> Outcome {
     }
 }
 
-/// Whether `got` is the expected answer: values exactly, errors by code (with a message).
-fn agrees(expect: &Outcome, got: &Outcome) -> bool {
-    match (expect, got) {
-        (Outcome::Error { code: want, .. }, Outcome::Error { code, message }) => code == want && !message.is_empty(),
-        (want, got) => want == got,
-    }
-}
-
 /// A short form of a text for failure reports (some expressions are 20,000 characters long).
 fn short(text: &str) -> String {
     if text.chars().count() > 160 {
@@ -215,7 +207,7 @@ fn every_refusal_gives_its_reason_within_its_budget() {
             (got, elapsed, _) = run(case, &source, &context);
         }
         let mut problems = Vec::new();
-        if !agrees(&case.expect, &got) {
+        if mismatch(case, &got).is_some() {
             problems.push(format!("expected {}\n    got      {}", show(&case.expect), show(&got)));
         }
         if elapsed > allowed {

@@ -201,7 +201,13 @@ fn group_by<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
             describe(source)
         )));
     }
-    let callback = args.callback(1)?;
+    let Some(callback) = args.callback else {
+        return Err(Error::runtime(format!(
+            "{} is not a function: Object.groupBy takes a callback as its second argument, as in \
+             Object.groupBy(rows, r => r.status)",
+            describe(args.get(1))
+        )));
+    };
     let items: Vec<Value> = match source {
         Value::Array(items) => items.as_slice().to_vec(),
         Value::String(text) => {
@@ -473,6 +479,74 @@ mod tests {
         assert_eq!(
             run_with(limits, ObjectFn::Entries, &[big]).unwrap_err().reason(),
             Reason::BudgetExceeded
+        );
+    }
+
+    /// `Object.groupBy` and kin end to end, against what node printed (with a `groupBy` that
+    /// follows the proposal, which node 20 lacks).
+    #[test]
+    fn group_by_and_friends_give_nodes_answers() {
+        let rows = json(
+            r#"[{"name":"Mug","stock":4,"status":"open"},{"name":"Kettle","stock":0,"status":"sold"},{"name":"Beans","stock":12,"status":"open"}]"#,
+        );
+        let context: Object = std::iter::once((Str::from("rows"), rows)).collect();
+        let cases: &[(&str, &str)] = &[
+            (
+                "Object.groupBy(rows, r => r.status)",
+                r#"{"open":[{"name":"Mug","stock":4,"status":"open"},{"name":"Beans","stock":12,"status":"open"}],"sold":[{"name":"Kettle","stock":0,"status":"sold"}]}"#,
+            ),
+            (
+                "Object.groupBy(rows, r => r.stock > 0 ? \"in\" : \"out\")",
+                r#"{"in":[{"name":"Mug","stock":4,"status":"open"},{"name":"Beans","stock":12,"status":"open"}],"out":[{"name":"Kettle","stock":0,"status":"sold"}]}"#,
+            ),
+            (
+                "Object.groupBy([1, 2, 3, 4], (x, i) => i % 2)",
+                r#"{"0":[1,3],"1":[2,4]}"#,
+            ),
+            (
+                "Object.groupBy(\"hello\", c => c)",
+                r#"{"h":["h"],"e":["e"],"l":["l","l"],"o":["o"]}"#,
+            ),
+            ("Object.groupBy([], x => x)", r#"{}"#),
+            (
+                "Object.keys(Object.groupBy([3, 1, 2, 10], x => x))",
+                r#"["1","2","3","10"]"#,
+            ),
+            (
+                "JSON.stringify(Object.groupBy(rows, r => r.status), null, 2)",
+                r#""{\n  \"open\": [\n    {\n      \"name\": \"Mug\",\n      \"stock\": 4,\n      \"status\": \"open\"\n    },\n    {\n      \"name\": \"Beans\",\n      \"stock\": 12,\n      \"status\": \"open\"\n    }\n  ],\n  \"sold\": [\n    {\n      \"name\": \"Kettle\",\n      \"stock\": 0,\n      \"status\": \"sold\"\n    }\n  ]\n}""#,
+            ),
+            (
+                "Object.entries(Object.groupBy(rows, r => r.status)).map(([k, v]) => k + \":\" + v.length)",
+                r#"["open:2","sold:1"]"#,
+            ),
+            (
+                "Object.fromEntries(rows.map(r => [r.name, r.stock]))",
+                r#"{"Mug":4,"Kettle":0,"Beans":12}"#,
+            ),
+            (
+                "Object.fromEntries(Object.entries({ a: 1, b: 2 }).map(([k, v]) => [k, v * 2]))",
+                r#"{"a":2,"b":4}"#,
+            ),
+            ("rows.map(r => Object.keys(r).length)", r#"[3,3,3]"#),
+            ("rows.every(r => Object.hasOwn(r, \"name\"))", r#"true"#),
+        ];
+        let evaluator = crate::Evaluator::new();
+        for (source, expected) in cases {
+            let got = evaluator.eval(source, &[&context]).map(|value| value.to_json_string());
+            assert_eq!(got, Ok(Some((*expected).to_owned())), "{source}");
+        }
+        for source in [
+            "Object.groupBy(rows, 5)",
+            "Object.groupBy(null, r => r)",
+            "Object.groupBy(5, r => r)",
+        ] {
+            let error = evaluator.eval(source, &[&context]).unwrap_err();
+            assert_eq!(error.reason(), Reason::ExpressionRuntime, "{source}");
+        }
+        assert_eq!(
+            evaluator.eval("Object.keys(1)", &[]).map_err(|e| e.reason()),
+            Err(Reason::GuardrailViolation)
         );
     }
 }

@@ -1027,15 +1027,3 @@ fn globals_are_free_names() {
     );
     assert!(Global::from_name("Math").is_some());
 }
-
-#[test]
-fn zz_bench() {
-    if std::env::var("BENCH").is_err() { return }
-    let sources = ["scopes.root.count > 0", "rows.filter(r => r.stock > 0).map(r => r.name).join(', ')", "`${rows.length} items, ${rows.filter(r => !r.stock).length} sold out`"];
-    for source in sources {
-        let start = std::time::Instant::now();
-        let n = 20_000;
-        for _ in 0..n { std::hint::black_box(parse(std::hint::black_box(source), &options()).unwrap()); }
-        eprintln!("BENCH {:?}: {:?}/parse", source, start.elapsed() / n);
-    }
-}

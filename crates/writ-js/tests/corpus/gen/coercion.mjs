@@ -47,6 +47,8 @@ t.g('args', [
   'Math.max("3", [4], null)', 'String(Math.max("x", 1))', 'Math.abs("-5")', 'Math.abs([-2])', 'Math.abs(null)',
   'String(Math.abs(undefined))', 'Math.floor(" 7.9 ")', 'Math.pow("2", "3")', 'Math.round(true)', '"x".padStart("3", 0)',
   '"x".padEnd(3, 12)', '"abc".substring("2", "0")', '"abc".startsWith(["a"])', '"abc".concat(1, null, undefined, [2, 3], true)',
+  '"a,b".split([","])', '"a-b".replace(["-"], 0)', '"a1".replaceAll(1, 2)', '"a1".replace(1, "x")', '"a1".split(null)', '"anullb".split(null)',
+  '"a1b1".split(1)', '"xundefinedy".replace(undefined, "-")', '"truex".replaceAll(true, 1)', '"1,2x".replace([1, 2], "!")',
 ]);
 t.g('data', [
   'num + str', 'num - str', 'num * str', 'str * 2', 'str + num', '-str', 'str == 42', 'str === "42"', 'num > str',
