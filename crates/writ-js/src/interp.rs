@@ -1,9 +1,10 @@
 //! The interpreter: runs a checked [`Program`] against contexts, charging a [`Meter`].
 //!
 //! Every read goes through one membrane ([`Cx::read`]): own properties of plain data, array
-//! and string indices and `length`. A name that would reach a prototype member (a method read
-//! as a value, `constructor`, `__proto__`) is refused; any other missing key reads as
-//! `undefined`, as in JavaScript. Calls keep receiver and method together and dispatch on the
+//! and string indices and `length`. An object's inherited names are simply not there
+//! (`({}).constructor` is `undefined`, as seed 004 specifies). On arrays, strings, numbers and
+//! booleans, a name JavaScript would answer with a method or a prototype is refused; any other
+//! missing key reads as `undefined`, as in JavaScript. Calls keep receiver and method together and dispatch on the
 //! allow-list tables; a method is never a value.
 
 use writ_core::{Array, Meter, Object, Str, Value};
@@ -712,13 +713,9 @@ impl<'r> Cx<'r> {
                     Key::Name(name) => fields.get(name),
                     Key::Index(index) => fields.get(&coerce::number_to_str(f64::from(index))),
                 };
-                match found {
-                    Some(value) => Ok(value.clone()),
-                    None => match key {
-                        Key::Name(name) if names_has(OBJECT_PROTO, name) => Err(prototype_read("an object", name)),
-                        _ => Ok(Value::Undefined),
-                    },
-                }
+                // Own data or nothing: an inherited name (`constructor`, `__proto__`,
+                // `toString`) is simply not there, as seed 004 specifies.
+                Ok(found.cloned().unwrap_or(Value::Undefined))
             }
             Value::Array(items) => match key {
                 Key::Index(index) => Ok(items.get(index as usize).cloned().unwrap_or(Value::Undefined)),

@@ -2250,6 +2250,30 @@ mod harness {
                         Err(e) => Err(e),
                     }
                 }
+                Some("names") => {
+                    let l = match get("l") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
+                    let c = match get("c") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
+                    let locale = resolve_number_locale(&[Locale::try_from_str(&l).unwrap_or_else(|_| default_locale())]);
+                    match locale.and_then(|locale| NumberData::build(&locale, &DataKind::Currency { code: c, display: CurrencyDisplay::Name }, None)) {
+                        Ok(NumberData { style: StyleData::Currency { text: CurrencyText::Name { by_category, .. }, .. }, .. }) => {
+                            let mut o = String::from("{");
+                            let mut sorted: Vec<_> = by_category.iter().map(|(c, t)| (format!("{c:?}").to_lowercase(), t.clone())).collect();
+                            sorted.sort();
+                            for (i, (c, t)) in sorted.iter().enumerate() { if i > 0 { o.push(','); } o.push_str(&format!("\"{c}\":")); write_json_string(&Str::from(t.as_str()), &mut o); }
+                            o.push('}');
+                            Ok(Value::String(Str::from(o)))
+                        }
+                        Ok(_) => Ok(Value::Null),
+                        Err(e) => Err(e),
+                    }
+                }
+                Some("plural") => {
+                    let l = match get("l") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
+                    let v = match get("v") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
+                    let locale = Locale::try_from_str(&l).unwrap_or_else(|_| default_locale());
+                    let rules = PluralRules::try_new_cardinal((&locale).into());
+                    Ok(rules.map(|r| Value::String(Str::from(format!("{:?}", r.category_for(&decimal(&v))).to_lowercase()))).unwrap_or(Value::Null))
+                }
                 Some("cmp") => match (get("a"), get("b")) { (Value::String(a), Value::String(b)) => compare(&mut cx, &a, &b, &get("l"), &get("o")).map(Value::Number), _ => Ok(Value::Null) },
                 _ => Ok(Value::Null),
             };

@@ -190,6 +190,7 @@ fn run(case: &Case, source: &str, context: &Object) -> (Outcome, Duration, Durat
 fn every_refusal_gives_its_reason_within_its_budget() {
     let cases = all_cases();
     let mut failures = Vec::new();
+    let mut slowest: Vec<(Duration, String)> = Vec::new();
     for (file, case) in &cases {
         let source = match case.field("expr") {
             Value::String(text) => text.to_string_lossy().into_owned(),
@@ -206,6 +207,7 @@ fn every_refusal_gives_its_reason_within_its_budget() {
             // that outran its budget: a real one is slow both times.
             (got, elapsed, _) = run(case, &source, &context);
         }
+        slowest.push((elapsed, case.id.clone()));
         let mut problems = Vec::new();
         if mismatch(case, &got).is_some() {
             problems.push(format!("expected {}\n    got      {}", show(&case.expect), show(&got)));
@@ -226,6 +228,13 @@ fn every_refusal_gives_its_reason_within_its_budget() {
             ));
         }
     }
+    slowest.sort_by_key(|(elapsed, _)| std::cmp::Reverse(*elapsed));
+    let slowest: Vec<String> = slowest
+        .iter()
+        .take(5)
+        .map(|(elapsed, id)| format!("{id} {} ms", elapsed.as_millis()))
+        .collect();
+    println!("slowest evaluations: {}", slowest.join(", "));
     if failures.is_empty() {
         println!("refusals: {} of {} cases pass", cases.len(), cases.len());
         return;

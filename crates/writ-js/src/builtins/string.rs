@@ -911,7 +911,12 @@ fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Value> {
         return Ok(Value::String(Str::from_ascii(&mapped).unwrap_or_default()));
     }
     let keep: fn(u32) -> bool = if upper { keep_in_upper_case } else { newer_than_node };
-    let mapped = rewrite(cx, text, |units, sink| {
+    // One pass, charged after: a case mapping at most triples the length of a string that is
+    // already within the caps, so building first is bounded, and mapping twice (to count,
+    // then to build) would double the time a long text takes.
+    let units = text.to_utf16();
+    let mut out = Collect(Vec::with_capacity(units.len()));
+    let map = |units: &[u16], sink: &mut dyn Sink| {
         let mapper = CaseMapper::new();
         let root = LanguageIdentifier::UNKNOWN;
         let mut buffer = String::new();
@@ -930,8 +935,11 @@ fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Value> {
                 Stretch::Keep(kept) => kept.iter().for_each(|&unit| sink.unit(unit)),
             }
         }
-    })?;
-    Ok(Value::String(mapped))
+    };
+    map(&units, &mut out);
+    cx.check_clock()?;
+    new_string(cx, out.0.len())?;
+    Ok(Value::String(Str::from_utf16(&out.0)))
 }
 
 /// Whether `toUpperCase` leaves `point` as it is, as node 20 does: a code point node does not

@@ -208,7 +208,13 @@ impl Scanner<'_> {
                 b'{' => match self.state {
                     State::Operand => self.open(Bracket::Curly, 1)?,
                     State::AfterArrow => return Err(super::block_body()),
-                    _ => return Err(block()),
+                    // Inside an object literal, a `{` after an operand is a method's or a
+                    // getter's body: JavaScript syntax outside the language. Anywhere else it is
+                    // a statement's block, so the source is not one expression.
+                    _ if self.frames.last().is_some_and(|frame| frame.bracket == Bracket::Curly) => {
+                        return Err(block());
+                    }
+                    _ => return Err(statement()),
                 },
                 b')' => self.close(Bracket::Paren),
                 b']' => self.close(Bracket::Square),
@@ -680,6 +686,11 @@ impl Scanner<'_> {
                 String::from_utf8_lossy(word)
             ))),
             b"await" if !self.colon_follows() => Err(super::await_error()),
+            b"function" if !self.colon_follows() => Err(super::not_in_language(
+                "FunctionExpression",
+                "a function is written only as an arrow callback with an expression body, as in \
+                 rows.map(r => r.name)",
+            )),
             b"class" if !self.colon_follows() => Err(super::not_in_language(
                 "ClassExpression",
                 "functions are written only as arrow callbacks, as in rows.map(r => r.name)",
@@ -701,11 +712,19 @@ impl Scanner<'_> {
     }
 }
 
-/// The refusal of a `{` that opens a block of statements.
+/// The refusal of a `{` that opens a method's or getter's body in an object literal.
 fn block() -> Error {
     Error::guardrail(
-        "A block of statements is not part of the expression language — write one expression: an object's members \
-         as key: value, and functions only as arrow callbacks with an expression body, as in rows.map(r => r.name)",
+        "Methods, getters and setters are not part of the expression language — write an object's members as \
+         key: value, and functions only as arrow callbacks with an expression body, as in rows.map(r => r.name)",
+    )
+}
+
+/// The refusal of a `{` that opens a statement's block: not one expression at all.
+fn statement() -> Error {
+    Error::syntax(
+        "Expected one expression, found statements (a block in braces): loops, if, try and declarations are not \
+         part of the expression language — write one expression, such as a ? b : c or items.filter(x => x.ok)",
     )
 }
 
