@@ -178,6 +178,9 @@ pub struct Lambda {
     pub depth: u16,
     /// Nodes in the arrow (parameters and body), charged as steps per invocation.
     pub node_count: u32,
+    /// Every parameter is a plain name: binding fills each slot of the frame, in order, so
+    /// no slot can be read before it is bound.
+    pub simple: bool,
 }
 
 /// A binding pattern in an arrow's parameter list.

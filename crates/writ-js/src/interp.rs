@@ -25,7 +25,7 @@ pub(crate) const CHARS_PER_STEP: usize = 16;
 /// Free names whose resolution an evaluation remembers; later ones are looked up each time.
 const NAME_CACHE: usize = 8;
 
-/// The deepest result that may leave an expression.
+/// The deepest value that may go to or come from a host function.
 pub(crate) const MAX_RESULT_DEPTH: usize = 256;
 
 /// What a free name resolved to.
@@ -42,7 +42,9 @@ pub(crate) struct Cx<'r> {
     program: &'r Program,
     contexts: &'r [&'r Object],
     names: [Option<Binding<'r>>; NAME_CACHE],
+    /// Arrow parameters, a frame per running arrow; `slots[..top]` is live.
     slots: Vec<Value>,
+    top: usize,
     bases: Vec<usize>,
 }
 
@@ -182,7 +184,7 @@ const INLINE_ARGS: usize = 4;
 impl<'r> Cx<'r> {
     /// Starts an evaluation of `program` over `contexts` (searched last to first).
     pub(crate) fn new(meter: Meter, program: &'r Program, contexts: &'r [&'r Object]) -> Cx<'r> {
-        Cx { meter, program, contexts, names: [None; NAME_CACHE], slots: Vec::new(), bases: Vec::new() }
+        Cx { meter, program, contexts, names: [None; NAME_CACHE], slots: Vec::new(), top: 0, bases: Vec::new() }
     }
 
     /// Charges `n` steps.
@@ -218,9 +220,9 @@ impl<'r> Cx<'r> {
         self.meter.check_clock().map_err(Error::from)
     }
 
-    /// Calls `callback` with `args` (extra arguments are ignored, missing ones are
-    /// `undefined`), charging the arrow's node count.
-    pub(crate) fn call(&mut self, callback: Callback<'r>, args: &[Value]) -> Result<Value> {
+    /// Calls `callback` with `args`, moving them into its parameters (extra arguments are
+    /// ignored, missing ones are `undefined`), and charges the arrow's node count.
+    pub(crate) fn call(&mut self, callback: Callback<'r>, args: &mut [Value]) -> Result<Value> {
         match callback {
             Callback::Global(function) => {
                 let values = args.get(..1).unwrap_or(&[]);
@@ -228,21 +230,33 @@ impl<'r> Cx<'r> {
             }
             Callback::Lambda(lambda) => {
                 self.steps(u64::from(lambda.node_count))?;
-                let base = self.slots.len();
-                self.slots.resize(base + usize::from(lambda.frame_size), Value::Undefined);
+                // The slot stack keeps what earlier calls left above `top`, so a callback run
+                // once per item neither grows nor shrinks it: binding overwrites.
+                let base = self.top;
+                let end = base + usize::from(lambda.frame_size);
+                if self.slots.len() < end {
+                    self.slots.resize(end, Value::Undefined);
+                } else if !lambda.simple {
+                    // Defaults and patterns may read a slot before binding it: start clean.
+                    self.slots[base..end].fill(Value::Undefined);
+                }
+                self.top = end;
                 self.bases.push(base);
                 let result = self.run_lambda(lambda, args);
                 self.bases.pop();
-                self.slots.truncate(base);
+                self.top = base;
                 result
             }
         }
     }
 
-    fn run_lambda(&mut self, lambda: &'r Lambda, args: &[Value]) -> Result<Value> {
+    fn run_lambda(&mut self, lambda: &'r Lambda, args: &mut [Value]) -> Result<Value> {
         for (idx, param) in lambda.params.iter().enumerate() {
-            let value = args.get(idx).cloned().unwrap_or(Value::Undefined);
-            self.bind(param, value)?;
+            let value = args.get_mut(idx).map(std::mem::take).unwrap_or(Value::Undefined);
+            match param {
+                Pattern::Slot(slot) => self.bind_slot(*slot, value),
+                pattern => self.bind(pattern, value)?,
+            }
         }
         self.eval(&lambda.body)
     }
@@ -251,24 +265,23 @@ impl<'r> Cx<'r> {
     /// arguments the callback reads.
     pub(crate) fn call_item(&mut self, callback: Callback<'r>, item: &Value, index: usize, array: &Value) -> Result<Value> {
         match callback.arity() {
-            0 => self.call(callback, &[]),
-            1 => self.call(callback, std::slice::from_ref(item)),
-            2 => self.call(callback, &[item.clone(), Value::Number(index as f64)]),
-            _ => self.call(callback, &[item.clone(), Value::Number(index as f64), array.clone()]),
+            0 => self.call(callback, &mut []),
+            1 => self.call(callback, &mut [item.clone()]),
+            2 => self.call(callback, &mut [item.clone(), Value::Number(index as f64)]),
+            _ => self.call(callback, &mut [item.clone(), Value::Number(index as f64), array.clone()]),
         }
     }
 
     // ------------------------------------------------------------------ entry
 
-    /// Runs the program: charges its node count, evaluates the root as a result position,
-    /// and checks what leaves.
+    /// Runs the program: charges its node count and evaluates the root as a result position.
+    ///
+    /// A result of any depth may leave: writ-core drops and writes values without recursion.
+    /// What goes to a host function is checked for depth there, because JSON Schema
+    /// validation recurses.
     pub(crate) fn run(&mut self) -> Result<Completion> {
         self.steps(u64::from(self.program.node_count))?;
-        let completion = self.result(&self.program.root)?;
-        if let Completion::Value(value) = &completion {
-            check_result_depth(value, "The result")?;
-        }
-        Ok(completion)
+        self.result(&self.program.root)
     }
 
     /// Evaluates a result position: where a host call may stand.
@@ -382,10 +395,12 @@ impl<'r> Cx<'r> {
                 Binding::Value(value) => Ok(value.clone()),
                 Binding::Global(global) => Self::global_value(global),
             },
-            Expr::Member(member) => match self.member(member)? {
-                Some(value) => Ok(value),
-                None => Ok(Value::Undefined),
-            },
+            Expr::Member(member) => {
+                if let Some(value) = self.peek(expr) {
+                    return Ok(value.clone());
+                }
+                Ok(self.member(member)?.unwrap_or(Value::Undefined))
+            }
             Expr::Call(call) => match self.call_expr(call)? {
                 Some(value) => Ok(value),
                 None => Ok(Value::Undefined),
@@ -443,6 +458,29 @@ impl<'r> Cx<'r> {
                 "a host function's call must be the result itself: the whole expression, a branch of ?:, or the \
                  right side of ??, || or &&",
             )),
+        }
+    }
+
+    /// The value a path expression names, borrowed where it lives (a parameter's slot, a
+    /// context), when reading it needs no conversion, no charge and no error: the hot path of
+    /// `r.price` and `row.user.name`. `None` sends the caller down the general path, which
+    /// gives the same answer the slow way.
+    fn peek(&self, expr: &'r Expr) -> Option<&Value> {
+        match expr {
+            Expr::Local(local) => self
+                .bases
+                .get(usize::from(local.depth))
+                .and_then(|base| self.slots.get(base + usize::from(local.slot))),
+            Expr::Free(index) => match self.names.get(*index as usize) {
+                Some(Some(Binding::Value(value))) => Some(*value),
+                _ => None,
+            },
+            Expr::Member(member) if !member.optional => match (&member.property, self.peek(&member.object)?) {
+                (Property::Named(name), Value::Object(fields)) => fields.get(name),
+                (Property::Index(index), Value::Array(items)) => items.get(*index as usize),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -1225,7 +1263,8 @@ pub(crate) fn code_points(text: &Str) -> Vec<Str> {
     points
 }
 
-/// Refuses a result nested deeper than [`MAX_RESULT_DEPTH`], without recursion.
+/// Refuses a host function's argument or output nested deeper than [`MAX_RESULT_DEPTH`],
+/// without recursion.
 pub(crate) fn check_result_depth(value: &Value, label: &str) -> Result<()> {
     if !value.is_container() {
         return Ok(());

@@ -1067,8 +1067,9 @@ struct SignedPatterns {
 enum CurrencyText {
     /// A symbol or code, placed by the locale's currency patterns.
     Symbol { symbol: String, standard: SignedPatterns, accounting: SignedPatterns },
-    /// The currency's name, per plural category of the number.
-    Name { locale: Locale, by_category: Vec<(PluralCategory, String)> },
+    /// The currency's name and the pattern that places it, per plural category of the number;
+    /// `locale` is the one whose plural rules pick the category.
+    Name { locale: Locale, names: Vec<(PluralCategory, String)>, patterns: Vec<(PluralCategory, String)> },
 }
 
 /// The style's part of the data.
@@ -1087,6 +1088,32 @@ struct NumberData {
     /// The locale's text for NaN, when writ knows it.
     nan: Option<String>,
     style: StyleData,
+}
+
+/// The locales `locale` inherits CLDR data from, itself first, without the root (ICU4X's
+/// fallback chain: `es-MX`, `es-419`, `es`).
+fn data_chain(locale: &Locale) -> Vec<String> {
+    let fallbacker = icu::locale::fallback::LocaleFallbacker::new()
+        .for_config(icu::locale::fallback::LocaleFallbackConfig::default());
+    let mut iterator = fallbacker.fallback_for(icu::locale::DataLocale::from(locale));
+    let mut chain = Vec::new();
+    // The chain is short; the bound only guards against a cycle.
+    for _ in 0..8 {
+        let current = iterator.get();
+        if current.is_unknown() {
+            break;
+        }
+        chain.push(current.to_string());
+        iterator.step();
+    }
+    chain
+}
+
+/// The entry of `table` (sorted by locale) for `locale` or the nearest locale it inherits from;
+/// the `root` entry, if any, for the rest.
+fn inherited<'t, T>(table: &'t [(&str, T)], locale: &Locale) -> Option<&'t T> {
+    let find = |tag: &str| table.binary_search_by(|&(key, _)| key.cmp(tag)).ok().and_then(|at| table.get(at));
+    data_chain(locale).iter().find_map(|tag| find(tag)).or_else(|| find("root")).map(|(_, value)| value)
 }
 
 /// The refusal when ICU4X's data cannot give node's answer for a locale.
@@ -1371,6 +1398,96 @@ fn currency_symbols(text: &str, symbols: &Symbols) -> Symbols {
     own
 }
 
+/// The symbol node's CLDR 48 has for `code` in `locale` where ICU4X's CLDR 49 data differs
+/// (most often: the locale writes the code, and ICU4X inherits a symbol from a parent).
+fn fixed_symbol(locale: &Locale, code: &str, narrow: bool) -> Option<String> {
+    let (short, narrow_list) = inherited(CURRENCY_SYMBOL_FIXES, locale)?;
+    let list = if narrow { narrow_list } else { short };
+    list.split(' ').find_map(|item| match item.split_once('=') {
+        Some((known, symbol)) if known == code => Some(symbol.to_owned()),
+        None if item == code => Some(code.to_owned()),
+        _ => None,
+    })
+}
+
+/// The lowercase CLDR name of a plural category.
+fn category_name(category: PluralCategory) -> &'static str {
+    match category {
+        PluralCategory::Zero => "zero",
+        PluralCategory::One => "one",
+        PluralCategory::Two => "two",
+        PluralCategory::Few => "few",
+        PluralCategory::Many => "many",
+        PluralCategory::Other => "other",
+    }
+}
+
+/// Languages whose currency names have no `many` form of their own: the `many` form (for a
+/// million and up) is the `other` one.
+const MANY_IS_OTHER: &[&str] = &["ca", "es", "fr", "it", "pt", "scn", "vec"];
+
+/// The currency names of `code` in `locale`, per plural category, with node's patterns.
+fn probe_currency_names(locale: &Locale, own: Symbols, code: &str, currency: CurrencyType) -> Result<StyleData> {
+    let fail = || no_data(locale, &format!("the name of the currency {code}"));
+    let language = locale.id.language.as_str();
+    let refused = PLURALS_DIFFER.binary_search(&language).is_ok()
+        || inherited(CURRENCY_NAMES_REFUSED, locale).is_some_and(|list| *list == "*" || list.split(' ').any(|c| c == code));
+    if refused {
+        return Err(Error::guardrail(format!(
+            "writ's data for the name of the currency {code} in the locale \"{locale}\" differs from JavaScript's; use \
+             currencyDisplay: \"code\" or \"symbol\""
+        )));
+    }
+    let plural = plural_locale(locale);
+    let rules = PluralRules::try_new_cardinal((&plural).into()).map_err(|_| fail())?;
+    let standard = CurrencyFormatter::try_new_name(locale.into(), currency).map_err(|_| fail())?;
+    let compact = CurrencyFormatter::try_new_compact_name(locale.into(), currency).map_err(|_| fail())?;
+    let mut names: Vec<(PluralCategory, String)> = Vec::new();
+    for value in PLURAL_PROBES {
+        let amount = decimal(value);
+        for text in [standard.format_fixed_decimal(&amount).to_string(), compact.format_fixed_decimal(&amount).to_string()] {
+            let Some(run) = find_number(&text, &own.digits) else { continue };
+            // The integer digits are the probe's; the rest is the fraction shown.
+            let integer_len = value.split('.').next().map_or(1, str::len);
+            let digits: String = run.values.iter().map(|&d| char::from(b'0' + d)).collect();
+            let shown = match (digits.get(..integer_len), digits.get(integer_len..)) {
+                (Some(integer), Some(fraction)) if !fraction.is_empty() => format!("{integer}.{fraction}"),
+                _ => digits.clone(),
+            };
+            let category = rules.category_for(&decimal(&shown));
+            // ICU4X places every name with the root pattern, "{0} {1}".
+            let Some(name) = text.get(run.end..).and_then(|rest| rest.strip_prefix(' ')) else { continue };
+            if run.start == 0 && names.iter().all(|(known, _)| *known != category) {
+                names.push((category, name.to_owned()));
+            }
+        }
+    }
+    if MANY_IS_OTHER.contains(&language)
+        && names.iter().all(|(known, _)| *known != PluralCategory::Many)
+        && let Some((_, other)) = names.iter().find(|(known, _)| *known == PluralCategory::Other)
+    {
+        names.push((PluralCategory::Many, other.clone()));
+    }
+    let mut patterns = Vec::new();
+    for item in inherited(CURRENCY_NAME_PATTERNS, locale).map_or("", |list| *list).split(';') {
+        let Some((name, pattern)) = item.split_once('=') else { continue };
+        let category = [
+            PluralCategory::Zero,
+            PluralCategory::One,
+            PluralCategory::Two,
+            PluralCategory::Few,
+            PluralCategory::Many,
+            PluralCategory::Other,
+        ]
+        .into_iter()
+        .find(|&category| category_name(category) == name);
+        if let Some(category) = category {
+            patterns.push((category, pattern.replace("{0}", &NUMBER_MARK.to_string()).replace("{1}", &CURRENCY_MARK.to_string())));
+        }
+    }
+    Ok(StyleData::Currency { symbols: own, text: CurrencyText::Name { locale: plural, names, patterns } })
+}
+
 /// Values whose currency names, together, cover a locale's plural categories.
 const PLURAL_PROBES: &[&str] = &[
     "0", "1", "2", "3", "4", "5", "6", "7", "8", "10", "11", "12", "15", "20", "21", "22", "25", "100", "101", "102",
@@ -1384,30 +1501,7 @@ fn probe_currency(locale: &Locale, symbols: &Symbols, code: &str, display: Curre
     let big = currency_probe(locale, currency, CurrencyUsage::Standard, CurrencyDisplay::Code, "1234567").ok_or_else(fail)?;
     let own = currency_symbols(&big, symbols);
     if display == CurrencyDisplay::Name {
-        let rules = PluralRules::try_new_cardinal(locale.into()).map_err(|_| fail())?;
-        let standard = CurrencyFormatter::try_new_name(locale.into(), currency).map_err(|_| fail())?;
-        let compact = CurrencyFormatter::try_new_compact_name(locale.into(), currency).map_err(|_| fail())?;
-        let mut by_category: Vec<(PluralCategory, String)> = Vec::new();
-        for value in PLURAL_PROBES {
-            let amount = decimal(value);
-            for text in [standard.format_fixed_decimal(&amount).to_string(), compact.format_fixed_decimal(&amount).to_string()] {
-                let Some(run) = find_number(&text, &own.digits) else { continue };
-                // The integer digits are the probe's; the rest is the fraction shown.
-                let integer_len = value.split('.').next().map_or(1, str::len);
-                let digits: String = run.values.iter().map(|&d| char::from(b'0' + d)).collect();
-                let shown = match (digits.get(..integer_len), digits.get(integer_len..)) {
-                    (Some(integer), Some(fraction)) if !fraction.is_empty() => format!("{integer}.{fraction}"),
-                    _ => digits.clone(),
-                };
-                let category = rules.category_for(&decimal(&shown));
-                if by_category.iter().all(|(known, _)| *known != category)
-                    && let Some(marked) = mark_number(&text, &run)
-                {
-                    by_category.push((category, marked));
-                }
-            }
-        }
-        return Ok(StyleData::Currency { symbols: own, text: CurrencyText::Name { locale: locale.clone(), by_category } });
+        return probe_currency_names(locale, own, code, currency);
     }
     let (standard, accounting) = plain_currency_patterns(locale, symbols).ok_or_else(fail)?;
     let symbol = if display == CurrencyDisplay::Code {
@@ -1415,7 +1509,8 @@ fn probe_currency(locale: &Locale, symbols: &Symbols, code: &str, display: Curre
     } else {
         let text = currency_probe(locale, currency, CurrencyUsage::Standard, display, "7").ok_or_else(fail)?;
         let run = find_number(&text, &symbols.digits).ok_or_else(fail)?;
-        symbol_in(&text, &run, &standard.positive).ok_or_else(fail)?
+        let symbol = symbol_in(&text, &run, &standard.positive).ok_or_else(fail)?;
+        fixed_symbol(locale, code, display == CurrencyDisplay::Narrow).unwrap_or(symbol)
     };
     Ok(StyleData::Currency { symbols: own, text: CurrencyText::Symbol { symbol, standard, accounting } })
 }
@@ -1740,7 +1835,7 @@ fn write_digits(symbols: &Symbols, shown: &Shown, grouping: Grouping, min_intege
 
 /// `pattern` with the number put in; the currency too, spaced from the number as ICU spaces
 /// it: a no-break space between a digit and a symbol edge that is neither a symbol nor a space.
-fn fill(pattern: &str, number: &str, currency: &str) -> String {
+fn fill(pattern: &str, number: &str, currency: &str, spacing: bool) -> String {
     let categories = CodePointMapData::<GeneralCategory>::new();
     let spaced = |symbol_edge: Option<char>, number_edge: Option<char>| {
         let symbol_ok = symbol_edge.is_some_and(|c| {
@@ -1764,11 +1859,11 @@ fn fill(pattern: &str, number: &str, currency: &str) -> String {
     while let Some(c) = chars.next() {
         match c {
             NUMBER_MARK => {
-                if previous == Some(CURRENCY_MARK) && spaced(currency.chars().next_back(), number.chars().next()) {
+                if spacing && previous == Some(CURRENCY_MARK) && spaced(currency.chars().next_back(), number.chars().next()) {
                     out.push('\u{a0}');
                 }
                 out.push_str(number);
-                if chars.peek() == Some(&CURRENCY_MARK) && spaced(currency.chars().next(), number.chars().next_back()) {
+                if spacing && chars.peek() == Some(&CURRENCY_MARK) && spaced(currency.chars().next(), number.chars().next_back()) {
                     out.push('\u{a0}');
                 }
             }
@@ -1778,6 +1873,17 @@ fn fill(pattern: &str, number: &str, currency: &str) -> String {
         previous = Some(c);
     }
     out
+}
+
+/// The locale whose plural rules ICU applies: CLDR's rules are per language, and ICU finds
+/// them by shortening the tag, so only `pt-PT` itself has rules of its own.
+fn plural_locale(locale: &Locale) -> Locale {
+    let mut plural = Locale::UNKNOWN;
+    plural.id.language = locale.id.language;
+    if locale.id.language.as_str() == "pt" && locale.id.region.is_some_and(|region| region.as_str() == "PT") {
+        plural.id.region = locale.id.region;
+    }
+    plural
 }
 
 /// The number ICU picks a plural form by: its integer part keeps only its lowest 18 digits
@@ -1841,26 +1947,29 @@ impl NumberFormat {
         };
         Ok(match &data.style {
             StyleData::Decimal => signed(&body),
-            StyleData::Percent(patterns) => fill(&pick(patterns), &body, ""),
+            StyleData::Percent(patterns) => fill(&pick(patterns), &body, "", false),
             StyleData::Currency { text: CurrencyText::Symbol { symbol, standard, accounting }, .. } => {
                 let patterns = if self.accounting { accounting } else { standard };
-                fill(&pick(patterns), &body, symbol)
+                fill(&pick(patterns), &body, symbol, true)
             }
-            StyleData::Currency { text: CurrencyText::Name { locale, by_category }, .. } => {
+            StyleData::Currency { text: CurrencyText::Name { locale, names, patterns }, .. } => {
                 let category = match &ascii {
                     Some(ascii) => PluralRules::try_new_cardinal(locale.into())
                         .map(|rules| rules.category_for(&decimal(&plural_digits(ascii))))
                         .unwrap_or(PluralCategory::Other),
                     None => PluralCategory::Other,
                 };
-                let Some((_, pattern)) = by_category.iter().find(|(known, _)| *known == category) else {
+                let Some((_, name)) = names.iter().find(|(known, _)| *known == category) else {
                     return Err(Error::guardrail(format!(
-                        "writ cannot write this currency name for the amount {} in the locale \"{locale}\"; use \
-                         currencyDisplay: \"code\" or \"symbol\"",
+                        "writ does not know the {} form of this currency name in the locale \"{locale}\" (for the \
+                         amount {}); use currencyDisplay: \"code\" or \"symbol\"",
+                        category_name(category),
                         ascii.as_deref().unwrap_or("")
                     )));
                 };
-                fill(pattern, &signed(&body), "")
+                let default = format!("{NUMBER_MARK} {CURRENCY_MARK}");
+                let pattern = patterns.iter().find(|(known, _)| *known == category).map_or(default.as_str(), |(_, p)| p);
+                fill(pattern, &signed(&body), name, false)
             }
         })
     }
@@ -2171,6 +2280,356 @@ const COLLATOR_LOCALES: &[&str] = &[
     "zh-CN", "zh-HK", "zh-Hans", "zh-Hans-CN", "zh-Hans-SG", "zh-Hant", "zh-Hant-HK", "zh-Hant-MO", "zh-Hant-TW", "zh-MO",
     "zh-SG", "zh-TW", "zu",];
 
+/// Languages whose plural rules differ between node's CLDR 48 and ICU4X's CLDR 49 (or that
+/// ICU4X has none for): a currency name, which follows the plural form, is refused.
+const PLURALS_DIFFER: &[&str] = &[
+    "ba", "bgc", "bua", "gaa", "gl", "kgp", "ki", "kxv", "lmo", "mai", "mi", "mni", "nds", "oc", "pms", "qu", "raj",
+    "rw", "sa", "shn", "szl", "tg", "tt", "tyv", "vi", "vmw", "xnr", "yrl",
+];
+
+/// Currency symbols node's CLDR 48 writes differently from ICU4X's CLDR 49, per locale (and the
+/// locales that inherit from it): the short list, then the narrow one. A bare code means the
+/// locale writes the code; `XYZ=text` gives the symbol.
+const CURRENCY_SYMBOL_FIXES: &[(&str, (&str, &str))] = &[
+    ("af", ("CAD MXN PHP USD", "CHF")),
+    ("am", ("PHP", "CHF")),
+    ("ar", ("AED=د.إ. BHD=د.ب. DZD=د.ج. EGP=ج.م. IQD=د.ع. JOD=د.أ. KWD=د.ك. LBP=ل.ل. LYD=د.ل. MAD=د.م. OMR=ر.ع. PHP QAR=ر.ق. SAR=ر.س. SYP=ل.س. TND=د.ت. YER=ر.ي.", "AED=د.إ. BHD=د.ب. CHF DZD=د.ج. IQD=د.ع. JOD=د.أ. KWD=د.ك. LYD=د.ل. MAD=د.م. OMR=ر.ع. QAR=ر.ق. SAR=ر.س. TND=د.ت. YER=ر.ي.")),
+    ("ar-LB", ("AED=د.إ. BHD=د.ب. DZD=د.ج. EGP=ج.م. IQD=د.ع. JOD=د.أ. KWD=د.ك. LBP=ل.ل. LYD=د.ل. MAD=د.م. OMR=ر.ع. PHP QAR=ر.ق. SAR=ر.س. SDG SYP=ل.س. TND=د.ت. YER=ر.ي.", "AED=د.إ. BHD=د.ب. CHF DZD=د.ج. IQD=د.ع. JOD=د.أ. KWD=د.ك. LYD=د.ل. MAD=د.م. OMR=ر.ع. QAR=ر.ق. SAR=ر.س. SDG TND=د.ت. YER=ر.ي.")),
+    ("as", ("PHP", "CHF")),
+    ("ast", ("PHP", "CHF DKK HRK ISK NOK PLN SEK")),
+    ("az", ("PHP", "CHF")),
+    ("az-Cyrl", ("AZN=₼", "CHF")),
+    ("az-Latn", ("PHP", "CHF")),
+    ("be", ("BRL CAD NZD PHP", "CHF")),
+    ("bg", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD VND XCD", "AMD ARS AUD AZN BBD BDT BMD BND BRL BSD BZD CAD CHF CLP CNY COP CRC CUP DOP FJD FKP GHS GIP GYD HKD ILS INR JMD KHR KRW KYD KZT LAK LRD MNT MXN NAD NGN NZD PHP PYG RON SBD SGD SRD SSP TRY TTD TWD UAH UYU VND")),
+    ("bn", ("PHP", "CHF")),
+    ("br", ("BRL CNY ILS JPY KRW PHP TWD VND XCD", "CHF")),
+    ("brx", ("", "CHF=स\u{93f}.ऐत\u{94d}स.एफ")),
+    ("bs", ("AUD BRL CAD CNY GBP HKD ILS MXN NZD PHP USD XCD XPF", "CHF XPF")),
+    ("bs-Latn", ("AUD BRL CAD CNY GBP HKD ILS MXN NZD PHP USD XCD XPF", "CHF XPF")),
+    ("ca", ("BRL CAD CNY MXN PHP USD XCD XCG", "CHF XCG")),
+    ("chr", ("PHP", "CHF")),
+    ("ckb", ("IQD=د.ع.", "CHF IQD=د.ع.")),
+    ("cs", ("ILS INR PHP VND", "CHF")),
+    ("cy", ("KRW PHP", "BWP CHF ZAR ZMW")),
+    ("da", ("PHP", "CHF")),
+    ("de", ("PHP", "CHF SYP")),
+    ("de-CH", ("EUR PHP", "CHF EUR SYP")),
+    ("de-LI", ("EUR PHP", "CHF SYP")),
+    ("dsb", ("AUD", "CHF")),
+    ("el", ("PHP", "CHF")),
+    ("en-AU", ("BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("eo", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XCG XOF XPF", "CHF XAF XCG XOF XPF")),
+    ("es", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD XAF XCD XOF", "CHF EGP XAF XOF")),
+    ("es-419", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD USD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-AR", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-BR", ("AUD CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD USD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-CL", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-CO", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-CU", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-DO", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-EC", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-GQ", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD XCD XOF", "CHF EGP XOF")),
+    ("es-MX", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW NZD PHP THB TWD USD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-PH", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD TWD XAF XCD XOF", "CHF EGP XAF XOF")),
+    ("es-PR", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-SV", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-US", ("AUD BRL CAD CNY EUR GBP HKD ILS INR KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("es-UY", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    ("et", ("PHP", "CHF")),
+    ("eu", ("PHP", "CHF")),
+    ("fa", ("PHP", "CHF")),
+    ("fi", ("AUD BRL CAD CNY HKD ILS INR KRW MXN NZD PHP TWD VND XCD XPF", "AOA ARS AUD BAM BBD BDT BMD BND BOB BRL BSD BWP BZD CAD CHF CLP CNY COP CRC CUC CUP CZK DKK DOP EGP FJD FKP GEL GIP GNF GTQ GYD HKD HNL HRK HUF IDR ILS INR ISK JMD KHR KMF KPW KRW KYD KZT LAK LBP LKR LRD MGA MMK MNT MUR MXN MYR NAD NGN NIO NOK NPR NZD PHP PKR PLN PYG RON RWF SBD SEK SGD SHP SRD SSP SYP THB TOP TRY TTD TWD UAH UYU VND XCD XPF ZAR ZMW")),
+    ("fo", ("PHP", "CHF")),
+    ("fr", ("CNY HKD JPY PHP TWD XCD", "CHF")),
+    ("fr-CA", ("ARS BMD BND BZD CLP COP FJD FKP GIP ILS INR KRW LBP MXN NAD PHP SBD SRD TTD TWD UYU VND WST XAF XCD XOF XPF", "CHF GEL WST XAF XOF XPF")),
+    ("fy", ("XPF", "CHF XPF")),
+    ("gd", ("PHP", "CHF")),
+    ("gl", ("PHP XCD", "CHF")),
+    ("gu", ("PHP", "CHF")),
+    ("he", ("CNY=CN¥ PHP", "CHF")),
+    ("hi", ("PHP", "CHF")),
+    ("hr", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XCD XPF", "CHF XPF")),
+    ("hsb", ("AUD", "CHF")),
+    ("hu", ("AUD BRL CAD CNY EUR GBP HKD ILS INR KRW MXN NZD PHP TWD USD VND XCD", "CHF")),
+    ("hy", ("PHP", "CHF")),
+    ("id", ("PHP", "CHF")),
+    ("is", ("AUD BRL CAD EUR GBP INR KRW MXN NZD PHP TWD USD VND XCG", "CHF XCG")),
+    ("it", ("BRL HKD INR JPY KRW MXN TWD USD VND", "CHF")),
+    ("ja", ("PHP", "CHF")),
+    ("ka", ("AUD CNY HKD ILS INR JPY KRW NZD PHP VND", "CHF")),
+    ("kgp", ("PHP", "CHF")),
+    ("kk", ("PHP", "CHF")),
+    ("kk-Cyrl", ("PHP", "CHF")),
+    ("km", ("PHP", "CHF")),
+    ("kn", ("PHP", "CHF")),
+    ("ko", ("PHP", "CHF")),
+    ("kok", ("PHP", "CHF")),
+    ("kok-Deva", ("PHP", "CHF")),
+    ("ky", ("AUD BRL CAD GBP HKD ILS INR KRW MXN NZD PHP TWD USD XCD", "CHF")),
+    ("lb", ("PHP", "CHF")),
+    ("lo", ("PHP", "CHF")),
+    ("lt", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XOF XPF", "BDT CHF ILS INR KHR LAK MNT VND XAF XOF XPF")),
+    ("lv", ("PHP", "CHF GHS")),
+    ("mk", ("AUD CNY GBP HKD ILS INR JPY KRW NZD PHP TWD VND", "CHF")),
+    ("ml", ("PHP", "CHF")),
+    ("mn", ("PHP", "CHF")),
+    ("mr", ("PHP", "CHF")),
+    ("ms", ("CAD MXN PHP USD", "CHF")),
+    ("mt", ("PHP", "CHF")),
+    ("ne", ("PHP", "CHF")),
+    ("nl", ("PHP XPF", "BYN=р. CHF XPF")),
+    ("nn", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XPF", "CHF XAF XPF")),
+    ("no", ("AUD BRL CAD CNY HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XPF", "CHF XAF XPF")),
+    ("nqo", ("", "CHF=ߛߥߝ")),
+    ("or", ("PHP", "CHF")),
+    ("pa", ("PHP", "CHF")),
+    ("pa-Arab", ("PKR=ر", "CHF")),
+    ("pa-Guru", ("PHP", "CHF")),
+    ("pcm", ("PHP", "CHF")),
+    ("pl", ("AUD CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XCG", "CHF XCG")),
+    ("pt", ("PHP", "CHF")),
+    ("qu", ("PHP", "CHF")),
+    ("qu-BO", ("PEN PHP", "CHF PEN")),
+    ("qu-EC", ("PEN PHP", "CHF PEN")),
+    ("ro", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XCD", "CHF")),
+    ("root", ("", "CHF")),
+    ("ru", ("PHP", "CHF")),
+    ("sd", ("PHP", "CHF")),
+    ("sd-Arab", ("PHP", "CHF")),
+    ("si", ("PHP", "CHF")),
+    ("sk", ("AUD BRL CAD CNY GBP HKD INR JPY KRW NZD PHP TWD USD VND", "CHF")),
+    ("sl", ("AUD BRL CAD GBP MXN NZD PHP TWD XCD", "CHF")),
+    ("sq", ("BRL PHP", "AFN AMD AOA ARS AUD AZN BAM BBD BDT BMD BND BOB BRL BSD BWP BZD CAD CHF CLP CNY COP CRC CUC CUP CZK DKK DOP EGP FJD FKP GBP GEL GIP GNF GTQ GYD HNL HRK HUF IDR ILS INR ISK JMD JPY KHR KMF KPW KRW KYD KZT LAK LBP LKR LRD MGA MMK MNT MUR MXN MYR NAD NGN NIO NOK NPR NZD PHP PKR PLN PYG RON RUB RWF SBD SEK SGD SHP SRD SSP STN SYP THB TOP TRY TTD TWD UAH USD UYU VND XCD ZAR ZMW")),
+    ("sr", ("AUD KRW NZD PHP VND", "CHF")),
+    ("sr-Cyrl", ("AUD KRW NZD PHP VND", "CHF")),
+    ("sr-Cyrl-ME", ("AUD BAM=KM KRW NZD PHP VND", "BYN=r. CHF")),
+    ("sr-Latn", ("AUD KRW NZD PHP VND", "CHF")),
+    ("sv", ("AUD CNY GBP HKD INR JPY KRW NZD PHP TWD VND XCG", "CHF XCG")),
+    ("sw", ("PHP", "CHF")),
+    ("syr", ("SYP=ل.س.", "CHF")),
+    ("ta", ("PHP", "CHF")),
+    ("te", ("PHP", "CHF")),
+    ("th", ("PHP", "CHF")),
+    ("ti", ("CNY JPY", "CHF")),
+    ("tk", ("EUR GBP PHP", "CHF")),
+    ("tr", ("PHP", "CHF")),
+    ("uk", ("AUD BRL CAD CNY EUR GBP HKD ILS INR KRW MXN NZD PHP TWD USD VND XCD", "CHF")),
+    ("ur", ("PHP", "CHF")),
+    ("ur-IN", ("PHP PKR", "CHF")),
+    ("uz", ("PHP", "CHF")),
+    ("uz-Arab", ("AFN=؋", "CHF")),
+    ("uz-Latn", ("PHP", "CHF")),
+    ("vec", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XOF XPF", "CHF XAF XOF XPF")),
+    ("vi", ("PHP", "CHF")),
+    ("yrl", ("PHP", "CHF COP")),
+    ("yue", ("PHP", "CHF")),
+    ("yue-Hans", ("PHP", "CHF")),
+    ("yue-Hant", ("PHP", "CHF")),
+    ("zh", ("PHP", "CHF")),
+    ("zh-Hans", ("PHP", "CHF")),
+    ("zh-Hant", ("PHP", "CHF")),
+    ("zu", ("PHP", "CHF")),
+];
+
+/// The patterns that place a currency name, per plural category, where they are not
+/// `"{0} {1}"` (ICU4X only has the root's).
+const CURRENCY_NAME_PATTERNS: &[(&str, &str)] = &[
+    ("ba", ""),
+    ("bgc", ""),
+    ("blo", "one={1} {0};other={1} {0};zero={1} {0}"),
+    ("br", ""),
+    ("bs-Cyrl", ""),
+    ("bua", ""),
+    ("ceb", "other={1} {0}"),
+    ("ee", "other={1} {0}"),
+    ("en-AT", "one=US$\u{a0}{0} {1};other=US$\u{a0}{0} {1}"),
+    ("en-BE", "one=US${0} {1};other=US${0} {1}"),
+    ("en-DE", "one=US${0} {1};other=US${0} {1}"),
+    ("en-EE", "one=US${0} {1};other=US${0} {1}"),
+    ("en-ES", "one=US${0} {1};other=US${0} {1}"),
+    ("en-FI", "one=US${0} {1};other=US${0} {1}"),
+    ("en-FR", "one=US${0} {1};other=US${0} {1}"),
+    ("en-IT", "one=US${0} {1};other=US${0} {1}"),
+    ("en-LT", "one=US${0} {1};other=US${0} {1}"),
+    ("en-LV", "one=US${0} {1};other=US${0} {1}"),
+    ("en-NL", "one=US${0} {1};other=US${0} {1}"),
+    ("en-PT", "one=US${0} {1};other=US${0} {1}"),
+    ("en-SI", "one=US${0} {1};other=US${0} {1}"),
+    ("en-SK", "one=US${0} {1};other=US${0} {1}"),
+    ("fr-CA", "many={0}\u{a0}{1};one={0}\u{a0}{1};other={0}\u{a0}{1}"),
+    ("gaa", ""),
+    ("hi-Latn", ""),
+    ("ja", "other={0}{1}"),
+    ("kea-CV", "other={0}\u{a0}US$ {1}"),
+    ("kgp", ""),
+    ("ki", ""),
+    ("ks-Deva", ""),
+    ("kxv", ""),
+    ("kxv-Deva", ""),
+    ("kxv-Latn", ""),
+    ("kxv-Orya", ""),
+    ("kxv-Telu", ""),
+    ("lmo", ""),
+    ("mai", ""),
+    ("mi", ""),
+    ("mni", ""),
+    ("mni-Beng", ""),
+    ("nds", ""),
+    ("oc", ""),
+    ("pms", ""),
+    ("pt-AO", ""),
+    ("pt-CH", ""),
+    ("pt-CV", "many={0}\u{a0}US$ {1};other={0}\u{a0}US$ {1}"),
+    ("pt-GQ", ""),
+    ("pt-GW", ""),
+    ("pt-LU", ""),
+    ("pt-MO", ""),
+    ("pt-MZ", ""),
+    ("pt-ST", ""),
+    ("pt-TL", ""),
+    ("qu", ""),
+    ("raj", ""),
+    ("ro", "other={0} de {1}"),
+    ("root", ""),
+    ("rw", ""),
+    ("sa", ""),
+    ("sd-Deva", ""),
+    ("shn", ""),
+    ("si", "one={1}{0};other={1}{0}"),
+    ("sr-Cyrl-ME", ""),
+    ("sr-Latn", ""),
+    ("sw", "other={1} {0}"),
+    ("szl", ""),
+    ("to", "other={1} {0}"),
+    ("tr-TR", "one=${0} {1};other=${0} {1}"),
+    ("tt", ""),
+    ("tyv", ""),
+    ("vec", "many={0}\u{202f}{1};one={0}\u{202f}{1};other={0}\u{202f}{1}"),
+    ("vmw", ""),
+    ("xnr", ""),
+    ("yrl", ""),
+    ("zh", "other={0}{1}"),
+    ("zh-Hans", "other={0}{1}"),
+    ("zh-Hans-HK", ""),
+    ("zh-Hans-MO", ""),
+    ("zh-Hans-SG", ""),
+    ("zh-SG", ""),
+];
+
+/// Currency names writ's data has differently from node's, per locale: a list of codes, or
+/// `*` for all of them.
+const CURRENCY_NAMES_REFUSED: &[(&str, &str)] = &[
+    ("ar", "LBP"),
+    ("ba", "*"),
+    ("be", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    ("bgc", "*"),
+    ("bn", "ALL AUD CNY CZK IRR ISK MDL UAH VND"),
+    ("br", "*"),
+    ("bs-Cyrl", "*"),
+    ("bua", "*"),
+    ("ckb", "KWD LBP"),
+    ("cs", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    ("el", "ZWG"),
+    ("en-001", "BDT SLL TRY"),
+    ("en-150", "BDT EUR SLL TRY"),
+    ("en-AT", "*"),
+    ("en-AU", "BDT"),
+    ("en-BE", "*"),
+    ("en-DE", "*"),
+    ("en-EE", "*"),
+    ("en-ES", "*"),
+    ("en-FI", "*"),
+    ("en-FR", "*"),
+    ("en-IN", "BDT SLL TRY VES"),
+    ("en-IT", "*"),
+    ("en-LT", "*"),
+    ("en-LV", "*"),
+    ("en-NL", "*"),
+    ("en-PT", "*"),
+    ("en-SI", "*"),
+    ("en-SK", "*"),
+    ("es-419", "MWK"),
+    ("es-US", "MWK ZWG"),
+    ("fil", "BYN FKP"),
+    ("fo", "QAR"),
+    ("gaa", "*"),
+    ("hi", "AED"),
+    ("hi-Latn", "*"),
+    ("hu", "CRC"),
+    ("ig", "AMD BHD BIF CVE ETB GEL ILS JOD KES KMF KWD LBP MGA MUR MZN NGN OMR RWF SAR SCR SOS SSP SYP TJS TZS UGX YER ZMW"),
+    ("ka", "SLL"),
+    ("kea", "CVE"),
+    ("kea-CV", "*"),
+    ("kgp", "*"),
+    ("ki", "*"),
+    ("ks-Deva", "*"),
+    ("kxv", "*"),
+    ("kxv-Deva", "*"),
+    ("kxv-Latn", "*"),
+    ("kxv-Orya", "*"),
+    ("kxv-Telu", "*"),
+    ("lij", "AED AMD AZN BHD GEL ILS IQD JOD KWD LBP OMR QAR SAR SYP TRY XCG YER ZWG"),
+    ("lmo", "*"),
+    ("lt", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    ("mai", "*"),
+    ("mi", "*"),
+    ("mk", "AFN"),
+    ("mni", "*"),
+    ("mni-Beng", "*"),
+    ("mr", "BMD ZWG"),
+    ("my", "MXN"),
+    ("nds", "*"),
+    ("oc", "*"),
+    ("pa-Arab", "EUR INR PKR"),
+    ("pl", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    ("pms", "*"),
+    ("ps", "SBD"),
+    ("pt-AO", "*"),
+    ("pt-CH", "*"),
+    ("pt-CV", "*"),
+    ("pt-GQ", "*"),
+    ("pt-GW", "*"),
+    ("pt-LU", "*"),
+    ("pt-MO", "*"),
+    ("pt-MZ", "*"),
+    ("pt-ST", "*"),
+    ("pt-TL", "*"),
+    ("qu", "*"),
+    ("raj", "*"),
+    ("root", ""),
+    ("ru", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    ("rw", "*"),
+    ("sa", "*"),
+    ("sd-Deva", "*"),
+    ("shn", "*"),
+    ("sk", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    ("sr-Cyrl-ME", "*"),
+    ("sr-Latn", "*"),
+    ("sv", "JMD"),
+    ("szl", "*"),
+    ("th", "XAF"),
+    ("tk", "GHS NOK"),
+    ("to", "EUR"),
+    ("tr", "TRY"),
+    ("tr-TR", "*"),
+    ("tt", "*"),
+    ("tyv", "*"),
+    ("uk", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    ("ur", "FKP GIP LBP SYP ZAR"),
+    ("uz-Arab", "AFN"),
+    ("vi", "AUD AWG BDT BTN INR IRR LKR LSL MVR NPR PKR SLE SLL XCG ZWG"),
+    ("vmw", "*"),
+    ("xnr", "*"),
+    ("yrl", "*"),
+    ("zh-HK", "XOF"),
+    ("zh-Hant-HK", "XOF"),
+    ("zh-Hant-MO", "XOF"),
+    ("zh-MO", "XOF"),
+    ("zh-MY", "MYR"),
+    ("zu", "TTD XCG ZWG"),
+];
+
 /// Collations node offers that ICU4X's compiled data does not have.
 const ICU4X_LACKS_COLLATIONS: &[&str] = &["searchjl"];
 
@@ -2255,9 +2714,9 @@ mod harness {
                     let c = match get("c") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
                     let locale = resolve_number_locale(&[Locale::try_from_str(&l).unwrap_or_else(|_| default_locale())]);
                     match locale.and_then(|locale| NumberData::build(&locale, &DataKind::Currency { code: c, display: CurrencyDisplay::Name }, None)) {
-                        Ok(NumberData { style: StyleData::Currency { text: CurrencyText::Name { by_category, .. }, .. }, .. }) => {
+                        Ok(NumberData { style: StyleData::Currency { text: CurrencyText::Name { names: by_category, .. }, .. }, .. }) => {
                             let mut o = String::from("{");
-                            let mut sorted: Vec<_> = by_category.iter().map(|(c, t)| (format!("{c:?}").to_lowercase(), t.clone())).collect();
+                            let mut sorted: Vec<_> = by_category.iter().map(|(c, t)| (format!("{c:?}").to_lowercase(), format!("{NUMBER_MARK} {t}"))).collect();
                             sorted.sort();
                             for (i, (c, t)) in sorted.iter().enumerate() { if i > 0 { o.push(','); } o.push_str(&format!("\"{c}\":")); write_json_string(&Str::from(t.as_str()), &mut o); }
                             o.push('}');
@@ -2267,11 +2726,16 @@ mod harness {
                         Err(e) => Err(e),
                     }
                 }
+                Some("chain") => {
+                    let l = match get("l") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
+                    let locale = Locale::try_from_str(&l).unwrap_or_else(|_| default_locale());
+                    Ok(Value::String(Str::from(data_chain(&locale).join(" "))))
+                }
                 Some("plural") => {
                     let l = match get("l") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
                     let v = match get("v") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
                     let locale = Locale::try_from_str(&l).unwrap_or_else(|_| default_locale());
-                    let rules = PluralRules::try_new_cardinal((&locale).into());
+                    let rules = PluralRules::try_new_cardinal((&plural_locale(&locale)).into());
                     Ok(rules.map(|r| Value::String(Str::from(format!("{:?}", r.category_for(&decimal(&v))).to_lowercase()))).unwrap_or(Value::Null))
                 }
                 Some("cmp") => match (get("a"), get("b")) { (Value::String(a), Value::String(b)) => compare(&mut cx, &a, &b, &get("l"), &get("o")).map(Value::Number), _ => Ok(Value::Null) },

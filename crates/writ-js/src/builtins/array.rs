@@ -189,11 +189,11 @@ fn reduce<'r>(cx: &mut Cx<'r>, this: &Array, this_value: &Value, args: &Args<'_,
         let item = this.get(index).cloned().unwrap_or(Value::Undefined);
         let index_number = Value::Number(index as f64);
         accumulator = match callback.arity() {
-            0 => cx.call(callback, &[])?,
-            1 => cx.call(callback, &[accumulator])?,
-            2 => cx.call(callback, &[accumulator, item])?,
-            3 => cx.call(callback, &[accumulator, item, index_number])?,
-            _ => cx.call(callback, &[accumulator, item, index_number, this_value.clone()])?,
+            0 => cx.call(callback, &mut [])?,
+            1 => cx.call(callback, &mut [accumulator])?,
+            2 => cx.call(callback, &mut [accumulator, item])?,
+            3 => cx.call(callback, &mut [accumulator, item, index_number])?,
+            _ => cx.call(callback, &mut [accumulator, item, index_number, this_value.clone()])?,
         };
         k += 1;
     }
@@ -511,9 +511,9 @@ fn from<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
     let mut out = Vec::with_capacity(items.len());
     for (index, item) in items.into_iter().enumerate() {
         let mapped = match mapper.arity() {
-            0 => cx.call(mapper, &[])?,
-            1 => cx.call(mapper, &[item])?,
-            _ => cx.call(mapper, &[item, Value::Number(index as f64)])?,
+            0 => cx.call(mapper, &mut [])?,
+            1 => cx.call(mapper, &mut [item])?,
+            _ => cx.call(mapper, &mut [item, Value::Number(index as f64)])?,
         };
         out.push(mapped);
     }
@@ -586,9 +586,9 @@ fn to_sorted<'r>(cx: &mut Cx<'r>, this: &Array, args: &Args<'_, 'r>) -> Result<V
 
 /// `comparator(x, y)` as a number: NaN counts as 0 (equal), as in JavaScript.
 fn compare_with<'r>(cx: &mut Cx<'r>, comparator: Callback<'r>, x: &Value, y: &Value) -> Result<f64> {
-    let pair = [x.clone(), y.clone()];
-    let arguments = pair.get(..comparator.arity().min(2)).unwrap_or(&[]);
-    let answer = cx.call(comparator, arguments)?;
+    let mut pair = [x.clone(), y.clone()];
+    let arity = comparator.arity().min(2);
+    let answer = cx.call(comparator, &mut pair[..arity])?;
     let order = coerce::to_number(cx, &answer)?;
     Ok(if order.is_nan() { 0.0 } else { order })
 }

@@ -230,9 +230,9 @@ fn group_by<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
     let mut positions: HashMap<Str, usize> = HashMap::new();
     for (index, item) in items.into_iter().enumerate() {
         let answer = match callback.arity() {
-            0 => cx.call(callback, &[])?,
-            1 => cx.call(callback, std::slice::from_ref(&item))?,
-            _ => cx.call(callback, &[item.clone(), Value::Number(index as f64)])?,
+            0 => cx.call(callback, &mut [])?,
+            1 => cx.call(callback, &mut [item.clone()])?,
+            _ => cx.call(callback, &mut [item.clone(), Value::Number(index as f64)])?,
         };
         let key = coerce::to_string(cx, &answer)?;
         match positions.get(&key) {

@@ -212,15 +212,15 @@ fn refused_node_types_and_operators() {
     guardrail("@dec x", "decorator");
     guardrail("a <!-- b", "\"<!--\" is not part of the expression language");
     guardrail("a-->b", "\"-->\" is not part of the expression language");
-    guardrail("function () { return 1 }", "A block of statements");
-    guardrail("function () {}", "A block of statements");
+    guardrail("function () { return 1 }", "\"FunctionExpression\" is not part of the expression language");
+    guardrail("function () {}", "\"FunctionExpression\" is not part of the expression language");
 }
 
 /// Object literal rules.
 #[test]
 fn object_literal_rules() {
-    guardrail("({ get a() { return 1 } })", "block");
-    guardrail("({ a() {} })", "block");
+    guardrail("({ get a() { return 1 } })", "Methods, getters and setters are not part of the expression language");
+    guardrail("({ a() {} })", "Methods, getters and setters are not part of the expression language");
     guardrail(
         "({ __proto__: x })",
         "A written \"__proto__\" key is not part of the expression language",
@@ -890,7 +890,6 @@ fn depth_bombs_are_refused_on_a_small_stack() {
         ("a||b&&c|d^e&f==g<h<<i+j*k**(", "1", ")"),
         ("([a=", "1", "])=>1"),
         ("(a=", "1", ")=>1"),
-        ("function(a=", "1", "){}"),
         ("yield ", "1", ""),
     ] {
         // As many levels as fit the source limit: far more than the stack could take.
@@ -933,7 +932,7 @@ fn tricks_that_hide_nesting_from_a_scan_are_refused() {
     for (piece, needle) in [
         // A regular expression whose body closes brackets the parser never sees closed.
         ("(((((x=>{if(a)/)))))/;", "block"),
-        ("function*(a=yield/)/+", "could divide or start a regular expression"),
+        ("function*(a=yield/)/+", "\"FunctionExpression\" is not part of the expression language"),
         ("(async x=>await/)/+", "\"AwaitExpression\""),
         ("(/)/+", "\"RegExpLiteral\""),
         // A type after `as` or in a class heritage, whose `<…>` the bracket count cannot see.
