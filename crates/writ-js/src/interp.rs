@@ -7,6 +7,8 @@
 //! missing key reads as `undefined`, as in JavaScript. Calls keep receiver and method together and dispatch on the
 //! allow-list tables; a method is never a value.
 
+use std::cell::Cell;
+
 use writ_core::{Array, Meter, Object, Str, Value};
 
 use crate::ast::{
@@ -41,7 +43,8 @@ pub(crate) struct Cx<'r> {
     pub(crate) meter: Meter,
     program: &'r Program,
     contexts: &'r [&'r Object],
-    names: [Option<Binding<'r>>; NAME_CACHE],
+    /// Free names resolved so far; a `Cell`, so that reads through `&self` fill it too.
+    names: [Cell<Option<Binding<'r>>>; NAME_CACHE],
     /// Arrow parameters, a frame per running arrow; `slots[..top]` is live.
     slots: Vec<Value>,
     top: usize,
@@ -184,7 +187,7 @@ const INLINE_ARGS: usize = 4;
 impl<'r> Cx<'r> {
     /// Starts an evaluation of `program` over `contexts` (searched last to first).
     pub(crate) fn new(meter: Meter, program: &'r Program, contexts: &'r [&'r Object]) -> Cx<'r> {
-        Cx { meter, program, contexts, names: [None; NAME_CACHE], slots: Vec::new(), top: 0, bases: Vec::new() }
+        Cx { meter, program, contexts, names: [const { Cell::new(None) }; NAME_CACHE], slots: Vec::new(), top: 0, bases: Vec::new() }
     }
 
     /// Charges `n` steps.
@@ -314,19 +317,20 @@ impl<'r> Cx<'r> {
 
     // ------------------------------------------------------------------ names
 
-    fn free(&mut self, index: u32) -> Result<Binding<'r>> {
+    fn free(&self, index: u32) -> Result<Binding<'r>> {
         let slot = index as usize;
-        if let Some(Some(binding)) = self.names.get(slot) {
-            return Ok(*binding);
+        let cache = self.names.get(slot);
+        if let Some(binding) = cache.and_then(Cell::get) {
+            return Ok(binding);
         }
-        let program = self.program;
-        let name = program
+        let name = self
+            .program
             .free_names
             .get(slot)
             .ok_or_else(|| Error::guardrail("a name index out of range"))?;
         let binding = self.lookup(name)?;
-        if let Some(cache) = self.names.get_mut(slot) {
-            *cache = Some(binding);
+        if let Some(cache) = cache {
+            cache.set(Some(binding));
         }
         Ok(binding)
     }
@@ -417,7 +421,11 @@ impl<'r> Cx<'r> {
                 let [left, right] = &**sides;
                 let left = self.eval(left)?;
                 let right = self.eval(right)?;
-                self.binary(*op, &left, &right)
+                // Matched by value: two numbers leave nothing behind to drop.
+                match (left, right) {
+                    (Value::Number(a), Value::Number(b)) => Ok(number_op(*op, a, b)),
+                    (left, right) => self.binary(*op, &left, &right),
+                }
             }
             Expr::Logical(op, sides) => {
                 let [left, right] = &**sides;
@@ -471,8 +479,8 @@ impl<'r> Cx<'r> {
                 .bases
                 .get(usize::from(local.depth))
                 .and_then(|base| self.slots.get(base + usize::from(local.slot))),
-            Expr::Free(index) => match self.names.get(*index as usize) {
-                Some(Some(Binding::Value(value))) => Some(*value),
+            Expr::Free(index) => match self.free(*index) {
+                Ok(Binding::Value(value)) => Some(value),
                 _ => None,
             },
             Expr::Member(member) if !member.optional => match (&member.property, self.peek(&member.object)?) {
@@ -510,21 +518,7 @@ impl<'r> Cx<'r> {
 
     fn binary(&mut self, op: BinaryOp, left: &Value, right: &Value) -> Result<Value> {
         if let (Value::Number(a), Value::Number(b)) = (left, right) {
-            let (a, b) = (*a, *b);
-            return Ok(match op {
-                BinaryOp::Add => Value::Number(a + b),
-                BinaryOp::Sub => Value::Number(a - b),
-                BinaryOp::Mul => Value::Number(a * b),
-                BinaryOp::Div => Value::Number(a / b),
-                BinaryOp::Rem => Value::Number(a % b),
-                BinaryOp::Exp => Value::Number(ops::js_pow(a, b)),
-                BinaryOp::LooseEq | BinaryOp::StrictEq => Value::Bool(a == b),
-                BinaryOp::LooseNe | BinaryOp::StrictNe => Value::Bool(a != b),
-                BinaryOp::Lt => Value::Bool(a < b),
-                BinaryOp::Le => Value::Bool(a <= b),
-                BinaryOp::Gt => Value::Bool(a > b),
-                BinaryOp::Ge => Value::Bool(a >= b),
-            });
+            return Ok(number_op(op, *a, *b));
         }
         match op {
             BinaryOp::Add => self.add(left, right),
@@ -1197,6 +1191,25 @@ impl<'r> Cx<'r> {
                 Ok(())
             }
         }
+    }
+}
+
+/// A binary operator on two numbers: no conversion, nothing to charge.
+#[inline]
+fn number_op(op: BinaryOp, a: f64, b: f64) -> Value {
+    match op {
+        BinaryOp::Add => Value::Number(a + b),
+        BinaryOp::Sub => Value::Number(a - b),
+        BinaryOp::Mul => Value::Number(a * b),
+        BinaryOp::Div => Value::Number(a / b),
+        BinaryOp::Rem => Value::Number(a % b),
+        BinaryOp::Exp => Value::Number(ops::js_pow(a, b)),
+        BinaryOp::LooseEq | BinaryOp::StrictEq => Value::Bool(a == b),
+        BinaryOp::LooseNe | BinaryOp::StrictNe => Value::Bool(a != b),
+        BinaryOp::Lt => Value::Bool(a < b),
+        BinaryOp::Le => Value::Bool(a <= b),
+        BinaryOp::Gt => Value::Bool(a > b),
+        BinaryOp::Ge => Value::Bool(a >= b),
     }
 }
 

@@ -762,6 +762,22 @@ impl NumberFormat {
             locale.extensions.unicode.keywords.set(key!("nu"), value);
             zero = Some(system_zero);
         }
+        let component = match (style, accounting) {
+            (Style::Decimal, _) => "decimal",
+            // A name is placed by its own pattern; only the symbols matter.
+            (Style::Currency, _) if display == CurrencyDisplay::Name => "name",
+            (Style::Percent, _) => "percent",
+            (Style::Currency, false) => "currency",
+            (Style::Currency, true) => "accounting",
+        };
+        if let Some(list) = inherited(DIVERGENT_STYLES, &locale)
+            && list.split(' ').any(|known| known == "decimal" || known == component)
+        {
+            return Err(Error::guardrail(format!(
+                "writ's {component} format data for the locale \"{locale}\" differs from JavaScript's (ICU4X has a newer \
+                 CLDR); format with another locale, such as \"en-US\""
+            )));
+        }
         let kind = match (style, &currency) {
             (Style::Currency, Some(code)) => DataKind::Currency { code: code.clone(), display },
             (Style::Percent, _) => DataKind::Percent,
@@ -860,8 +876,9 @@ fn read_digit_options(
     }
     if need_fraction {
         if has_fraction {
-            let min = min_fraction.map(|n| digits_in_range(n, "minimumFractionDigits", 0, 100)).transpose()?;
-            let max = max_fraction.map(|n| digits_in_range(n, "maximumFractionDigits", 0, 100)).transpose()?;
+            // V8 11.3 keeps ECMA-402's older limit of 20 fraction digits.
+            let min = min_fraction.map(|n| digits_in_range(n, "minimumFractionDigits", 0, 20)).transpose()?;
+            let max = max_fraction.map(|n| digits_in_range(n, "maximumFractionDigits", 0, 20)).transpose()?;
             let (min, max) = match (min, max) {
                 (None, Some(max)) => (default_min_fraction.min(max), max),
                 (Some(min), None) => (min, default_max_fraction.max(min)),
@@ -1085,6 +1102,9 @@ enum StyleData {
 #[derive(Debug)]
 struct NumberData {
     symbols: Symbols,
+    /// Group sizes of the percent, currency and accounting patterns where they are not the
+    /// decimal pattern's (`[percent, currency, accounting]`, `(primary, secondary)`).
+    style_groups: [Option<(usize, usize)>; 3],
     /// The locale's text for NaN, when writ knows it.
     nan: Option<String>,
     style: StyleData,
@@ -1226,6 +1246,10 @@ fn probe_symbols(locale: &Locale) -> Result<Symbols> {
 /// The locale's text for NaN, keyed by language and likely script (CLDR 48, as node has it);
 /// `None` where writ cannot tell.
 fn nan_text(locale: &Locale, own_numbering_symbols: bool) -> Option<String> {
+    // A numbering system's own symbols may write NaN differently ("0/0").
+    if !own_numbering_symbols {
+        return None;
+    }
     let mut id = locale.id.clone();
     LocaleExpander::new_extended().maximize(&mut id);
     let key = match id.script {
@@ -1233,12 +1257,7 @@ fn nan_text(locale: &Locale, own_numbering_symbols: bool) -> Option<String> {
         None => id.language.to_string(),
     };
     let localized = NAN_TEXTS.binary_search_by(|&(k, _)| k.cmp(key.as_str())).ok().and_then(|at| NAN_TEXTS.get(at));
-    match localized {
-        Some(&(_, text)) if own_numbering_symbols => Some(text.to_owned()),
-        // A numbering system's own symbols may localize NaN differently.
-        Some(_) => None,
-        None => Some("NaN".to_owned()),
-    }
+    Some(localized.map_or("NaN", |&(_, text)| text).to_owned())
 }
 
 impl NumberData {
@@ -1260,7 +1279,22 @@ impl NumberData {
             let mut plain = locale.clone();
             plain.extensions.unicode.keywords.clear();
             let default = probe_symbols(&plain)?;
-            default.decimal == symbols.decimal && default.group == symbols.group && default.minus == symbols.minus
+            let system = locale.extensions.unicode.keywords.get(&key!("nu")).map(|v| v.to_string()).unwrap_or_default();
+            if default.digits != symbols.digits {
+                // ICU takes a numbering system's symbols and patterns from the root when the
+                // locale has none, where ICU4X keeps the locale's own: only digits swapped
+                // into a Latin-digit locale's decimal format agree.
+                let latin_default = default.digits[0] == '0';
+                let root_symbols = matches!(system.as_str(), "arab" | "arabext");
+                if !latin_default || root_symbols || !matches!(kind, DataKind::Decimal) {
+                    return Err(Error::guardrail(format!(
+                        "writ cannot format with the numbering system \"{system}\" in the locale \"{}\" the way \
+                         JavaScript does; leave numberingSystem out, or format as a plain number",
+                        plain
+                    )));
+                }
+            }
+            default.digits == symbols.digits
         };
         let nan = nan_text(locale, own_symbols);
         let style = match kind {
@@ -1268,7 +1302,23 @@ impl NumberData {
             DataKind::Percent => StyleData::Percent(probe_percent(locale, &symbols)?),
             DataKind::Currency { code, display } => probe_currency(locale, &symbols, code, *display)?,
         };
-        Ok(NumberData { symbols, nan, style })
+        let mut style_groups = [None; 3];
+        if let Some(list) = inherited(STYLE_GROUPING, locale) {
+            for item in list.split(';') {
+                let Some((style, sizes)) = item.split_once('=') else { continue };
+                let Some((primary, secondary)) = sizes.split_once(',') else { continue };
+                let (Ok(primary), Ok(secondary)) = (primary.parse(), secondary.parse()) else { continue };
+                let slot = match style {
+                    "percent" => 0,
+                    "currency" => 1,
+                    _ => 2,
+                };
+                if let Some(group) = style_groups.get_mut(slot) {
+                    *group = Some((primary, secondary));
+                }
+            }
+        }
+        Ok(NumberData { symbols, style_groups, nan, style })
     }
 }
 
@@ -1585,6 +1635,55 @@ impl Exact {
         let exponent: i32 = exponent.parse().unwrap_or(0);
         let len = i32::try_from(digits.len()).unwrap_or(1);
         Exact::new(digits, exponent - (len - 1))
+    }
+
+    /// The digits ICU's fast conversion gives `x` (finite, positive) before it needs the exact
+    /// ones: about 16 significant digits from double arithmetic. ICU rounds to an increment
+    /// other than 1 or 5 from these (`DecimalQuantity::_setToDoubleFast`).
+    fn from_f64_fast(x: f64) -> Exact {
+        const POWERS: [f64; 22] = [
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+            1e19, 1e20, 1e21,
+        ];
+        if x == 0.0 || !x.is_finite() {
+            return Exact::zero();
+        }
+        let exponent = i32::try_from((x.to_bits() >> 52) & 0x7ff).unwrap_or(0) - 0x3ff;
+        if exponent <= 52 && x.fract() == 0.0 {
+            return Exact::from_integer(x as u64, 0);
+        }
+        if exponent == -1023 || exponent == 1024 {
+            return Exact::from_f64(x);
+        }
+        // log2(10): the decimal digits of the binary exponent.
+        let fraction_len = (f64::from(52 - exponent) / 3.321_928_094_887_362_3) as i32;
+        let mut n = x;
+        let mut i = fraction_len;
+        if i >= 0 {
+            while i >= 22 {
+                n *= 1e22;
+                i -= 22;
+            }
+            n *= POWERS.get(usize::try_from(i).unwrap_or(0)).copied().unwrap_or(1.0);
+        } else {
+            while i <= -22 {
+                n /= 1e22;
+                i += 22;
+            }
+            n /= POWERS.get(usize::try_from(-i).unwrap_or(0)).copied().unwrap_or(1.0);
+        }
+        // ICU's uprv_round.
+        let rounded = (n + 0.5).floor();
+        if !(0.0..1.8e19).contains(&rounded) {
+            return Exact::from_f64(x);
+        }
+        Exact::from_integer(rounded as u64, -fraction_len)
+    }
+
+    /// `n × 10^exp`.
+    fn from_integer(n: u64, exp: i32) -> Exact {
+        let digits: Vec<u8> = n.to_string().bytes().map(|b| b - b'0').collect();
+        Exact::new(digits, exp)
     }
 
     fn is_zero(&self) -> bool {
@@ -1924,12 +2023,29 @@ impl NumberFormat {
         } else if x.is_infinite() {
             ("∞".to_owned(), None, false)
         } else {
-            let mut exact = Exact::from_f64(x.abs());
+            let mut exact = if matches!(self.digits.increment, 1 | 5) {
+                Exact::from_f64(x.abs())
+            } else {
+                Exact::from_f64_fast(x.abs())
+            };
             if self.style == Style::Percent {
                 exact = exact.shifted(2);
             }
             let shown = self.digits.round(&exact, negative);
-            let (text, ascii) = write_digits(symbols, &shown, self.grouping, self.digits.min_integer);
+            let slot = match (self.style, self.accounting) {
+                // A currency name goes with the decimal pattern's grouping.
+                (Style::Currency, _) if matches!(data.style, StyleData::Currency { text: CurrencyText::Name { .. }, .. }) => None,
+                (Style::Percent, _) => Some(0),
+                (Style::Currency, false) => Some(1),
+                (Style::Currency, true) => Some(2),
+                (Style::Decimal, _) => None,
+            };
+            let mut grouped = symbols.clone();
+            if let Some((primary, secondary)) = slot.and_then(|slot| data.style_groups.get(slot).copied().flatten()) {
+                grouped.primary = primary;
+                grouped.secondary = secondary;
+            }
+            let (text, ascii) = write_digits(&grouped, &shown, self.grouping, self.digits.min_integer);
             (text, Some(ascii), shown.value.is_zero())
         };
         let sign = sign_of(self.sign, negative, zero, x.is_nan());
@@ -2279,6 +2395,98 @@ const COLLATOR_LOCALES: &[&str] = &[
     "uk", "ur", "uz", "vi", "wae", "wo", "xh", "yi", "yo", "zh",
     "zh-CN", "zh-HK", "zh-Hans", "zh-Hans-CN", "zh-Hans-SG", "zh-Hant", "zh-Hant-HK", "zh-Hant-MO", "zh-Hant-TW", "zh-MO",
     "zh-SG", "zh-TW", "zu",];
+
+/// The group sizes of a style's CLDR pattern where they are not the decimal pattern's (Indian
+/// grouping for decimals, Western for percentages or currencies), per locale.
+const STYLE_GROUPING: &[(&str, &str)] = &[
+    ("as", "accounting=3,3"),
+    ("blo", "percent=2,2"),
+    ("bn", "percent=3,3"),
+    ("brx", "accounting=3,3"),
+    ("en-IN", "accounting=3,3"),
+    ("hi-Latn", ""),
+    ("kok", "percent=3,3"),
+    ("kok-Deva", "percent=3,3"),
+    ("kok-Latn", "percent=3,3"),
+    ("kxv", "percent=3,3;accounting=3,3"),
+    ("kxv-Deva", "percent=3,3"),
+    ("kxv-Latn", "percent=3,3;accounting=3,3"),
+    ("kxv-Orya", "percent=3,3"),
+    ("kxv-Telu", "percent=3,3"),
+    ("ml", "percent=3,3;currency=3,3;accounting=3,3"),
+    ("mr", "percent=3,3;currency=3,3;accounting=3,3"),
+    ("or", "percent=3,3;currency=3,3;accounting=3,3"),
+    ("pa", "accounting=3,3"),
+    ("pa-Guru", "accounting=3,3"),
+    ("sa", "accounting=3,3"),
+    ("ta", "accounting=3,3"),
+    ("ta-MY", ""),
+    ("ta-SG", ""),
+    ("te", "percent=3,3;accounting=3,3"),
+];
+
+/// The styles whose CLDR 48 data in node differs from ICU4X's CLDR 49 data in a way writ
+/// cannot correct, per locale: `decimal` (the symbols, so every style), `percent`, `currency`
+/// and `accounting`. Formatting them is refused.
+const DIVERGENT_STYLES: &[(&str, &str)] = &[
+    ("ar-BH", "percent"),
+    ("ar-DJ", "percent"),
+    ("ar-EG", "percent"),
+    ("ar-ER", "percent"),
+    ("ar-IL", "percent"),
+    ("ar-IQ", "percent"),
+    ("ar-JO", "percent"),
+    ("ar-KM", "percent"),
+    ("ar-KW", "percent"),
+    ("ar-LB", "percent"),
+    ("ar-MR", "percent"),
+    ("ar-OM", "percent"),
+    ("ar-PS", "percent"),
+    ("ar-QA", "percent"),
+    ("ar-SA", "percent"),
+    ("ar-SD", "percent"),
+    ("ar-SO", "percent"),
+    ("ar-SS", "percent"),
+    ("ar-SY", "percent"),
+    ("ar-TD", "percent"),
+    ("ar-YE", "percent"),
+    ("az-Cyrl", "accounting currency decimal percent"),
+    ("ba", "accounting currency decimal"),
+    ("blo", "accounting currency decimal percent"),
+    ("bn-IN", "accounting currency decimal percent"),
+    ("ckb", "percent"),
+    ("de-AT", "accounting currency name"),
+    ("en-150", "accounting currency"),
+    ("en-AT", ""),
+    ("fa", "accounting percent"),
+    ("fa-AF", "percent"),
+    ("fr-CH", "accounting currency decimal percent"),
+    ("fr-RW", "accounting currency decimal percent"),
+    ("gl", "accounting currency decimal percent"),
+    ("hi-Latn", "accounting"),
+    ("kea-CV", "accounting currency"),
+    ("kk-Arab", "accounting currency decimal percent"),
+    ("kok-Latn", "percent"),
+    ("ks", "percent"),
+    ("ks-Arab", "percent"),
+    ("lij", "accounting"),
+    ("pa-Arab", "accounting currency decimal percent"),
+    ("ps", "percent"),
+    ("pt-CV", "accounting currency"),
+    ("sd", "percent"),
+    ("sd-Arab", "percent"),
+    ("ta", "currency"),
+    ("ta-MY", ""),
+    ("ta-SG", ""),
+    ("tn", "accounting currency decimal percent"),
+    ("to", "accounting currency decimal percent"),
+    ("tr-TR", "accounting"),
+    ("tyv", "accounting currency"),
+    ("ur", "percent"),
+    ("uz", "accounting"),
+    ("uz-Arab", "accounting currency decimal percent"),
+    ("uz-Latn", "accounting"),
+];
 
 /// Languages whose plural rules differ between node's CLDR 48 and ICU4X's CLDR 49 (or that
 /// ICU4X has none for): a currency name, which follows the plural form, is refused.
