@@ -419,6 +419,26 @@ impl<'r> Cx<'r> {
             }
             Expr::Binary(op, sides) => {
                 let [left, right] = &**sides;
+                // Operands that are plain reads compare and combine where they live.
+                if let Some(a) = self.peek(left) {
+                    match (a, self.peek(right)) {
+                        (Value::Number(a), Some(Value::Number(b))) => return Ok(number_op(*op, *a, *b)),
+                        (a, Some(b)) if matches!(op, BinaryOp::StrictEq) => {
+                            return Ok(Value::Bool(ops::strict_equals(a, b)));
+                        }
+                        (a, Some(b)) if matches!(op, BinaryOp::StrictNe) => {
+                            return Ok(Value::Bool(!ops::strict_equals(a, b)));
+                        }
+                        (Value::Number(a), None) => {
+                            let a = *a;
+                            return match self.eval(right)? {
+                                Value::Number(b) => Ok(number_op(*op, a, b)),
+                                right => self.binary(*op, &Value::Number(a), &right),
+                            };
+                        }
+                        _ => {}
+                    }
+                }
                 let left = self.eval(left)?;
                 let right = self.eval(right)?;
                 // Matched by value: two numbers leave nothing behind to drop.
@@ -475,6 +495,7 @@ impl<'r> Cx<'r> {
     /// gives the same answer the slow way.
     fn peek(&self, expr: &'r Expr) -> Option<&Value> {
         match expr {
+            Expr::Const(value) => Some(value),
             Expr::Local(local) => self
                 .bases
                 .get(usize::from(local.depth))

@@ -2185,11 +2185,24 @@ impl CollatorSpec {
                 break;
             }
         }
+        if let Some((_, locale)) = matched
+            && locale.id.variants.iter().any(|variant| variant.as_str() == "posix")
+        {
+            return Err(Error::guardrail(format!(
+                "The POSIX variant (locale \"{locale}\") is not supported; compare with a locale without it, such as \
+                 \"en-US\""
+            )));
+        }
         let (tag, keywords) = match matched {
             Some((tag, locale)) => (tag, Some(&locale.extensions.unicode.keywords)),
             None => (DEFAULT_LOCALE, None),
         };
         let locale = Locale::try_from_str(tag).unwrap_or_else(|_| default_locale());
+        if ICU4X_LACKS.binary_search(&locale.id.language.as_str()).is_ok() {
+            return Err(Error::guardrail(format!(
+                "writ has no collation data for the locale \"{locale}\"; compare with a locale such as \"en\""
+            )));
+        }
         let keyword = |name: &str| -> Option<String> {
             let key = name.parse().ok()?;
             keywords.and_then(|keywords| keywords.get(&key)).map(|value| value.to_string())
@@ -2234,7 +2247,13 @@ impl CollatorSpec {
 
     /// Builds the ICU4X collator.
     fn build(&self) -> Result<CollatorBorrowed<'static>> {
-        let mut prefs = CollatorPreferences::from(&self.locale);
+        // ICU's collation data for sr-ME is Serbian's (Cyrillic); ICU4X infers the Latin script.
+        let locale = if self.locale.id.to_string() == "sr-ME" {
+            Locale::try_from_str("sr-Cyrl-ME").unwrap_or_else(|_| self.locale.clone())
+        } else {
+            self.locale.clone()
+        };
+        let mut prefs = CollatorPreferences::from(&locale);
         if let Some(kind) = self.collation {
             prefs.collation_type = KeywordValue::try_from_str(kind).ok().and_then(|v| CollationType::try_from(&v).ok());
         }
