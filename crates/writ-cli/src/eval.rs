@@ -118,7 +118,9 @@ fn answer_js(request: &Request) -> Outcome {
     let defaults = writ_js::Budget::default();
     let budget = writ_js::Budget {
         steps: limits.steps.unwrap_or(defaults.steps),
-        ms: limits.time.map_or(defaults.ms, |time| u64::try_from(time.as_millis()).unwrap_or(u64::MAX)),
+        ms: limits
+            .time
+            .map_or(defaults.ms, |time| u64::try_from(time.as_millis()).unwrap_or(u64::MAX)),
         max_string_length: limits.max_string_length.unwrap_or(defaults.max_string_length),
         max_array_length: limits.max_array_length.unwrap_or(defaults.max_array_length),
         max_total_allocation: limits.max_total_allocation.unwrap_or(defaults.max_total_allocation),
@@ -126,9 +128,18 @@ fn answer_js(request: &Request) -> Outcome {
     let max_source_length = request
         .limits
         .max_source_length
-        .map_or(writ_js::DEFAULT_MAX_SOURCE_LENGTH, |length| usize::try_from(length).unwrap_or(usize::MAX));
-    let evaluator = writ_js::Evaluator::builder().budget(budget).max_source_length(max_source_length).build();
-    let source = request.expr.as_str().map(|text| text.to_string_lossy()).unwrap_or_default();
+        .map_or(writ_js::DEFAULT_MAX_SOURCE_LENGTH, |length| {
+            usize::try_from(length).unwrap_or(usize::MAX)
+        });
+    let evaluator = writ_js::Evaluator::builder()
+        .budget(budget)
+        .max_source_length(max_source_length)
+        .build();
+    let source = request
+        .expr
+        .as_str()
+        .map(|text| text.to_string_lossy())
+        .unwrap_or_default();
     let contexts: Vec<&writ_core::Object> = request.data.as_object().into_iter().collect();
     match evaluator.and_then(|evaluator| evaluator.eval(&source, &contexts)) {
         Ok(Value::Undefined) => Outcome::Undefined,
@@ -208,7 +219,12 @@ fn read_json_file(path: &PathBuf, flag: &str) -> Result<Value, UsageError> {
     parse_json(&text).map_err(|error| UsageError(format!("{flag}: {} is not JSON: {error}", path.display())))
 }
 
-fn run_batch(language: Language, base_limits: &RequestLimits, input: &str, out: &mut impl Write) -> std::io::Result<()> {
+fn run_batch(
+    language: Language,
+    base_limits: &RequestLimits,
+    input: &str,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     let input = input.strip_prefix('\u{FEFF}').unwrap_or(input);
     for (idx, line) in input.split('\n').enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);

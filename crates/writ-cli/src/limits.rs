@@ -27,7 +27,10 @@ pub struct RequestLimits {
 
 impl From<Limits> for RequestLimits {
     fn from(limits: Limits) -> RequestLimits {
-        RequestLimits { limits, max_source_length: None }
+        RequestLimits {
+            limits,
+            max_source_length: None,
+        }
     }
 }
 
@@ -52,24 +55,37 @@ pub const STEPS_AND_MS: &[LimitName] = &[
 
 /// Seed 004's budget names for the js language.
 pub const JS_LIMITS: &[LimitName] = &[
-    LimitName { name: "steps", field: LimitField::Steps },
-    LimitName { name: "ms", field: LimitField::Milliseconds },
-    LimitName { name: "maxStringLength", field: LimitField::StringLength },
-    LimitName { name: "maxArrayLength", field: LimitField::ArrayLength },
-    LimitName { name: "maxTotalAllocation", field: LimitField::TotalAllocation },
-    LimitName { name: "maxSourceLength", field: LimitField::SourceLength },
+    LimitName {
+        name: "steps",
+        field: LimitField::Steps,
+    },
+    LimitName {
+        name: "ms",
+        field: LimitField::Milliseconds,
+    },
+    LimitName {
+        name: "maxStringLength",
+        field: LimitField::StringLength,
+    },
+    LimitName {
+        name: "maxArrayLength",
+        field: LimitField::ArrayLength,
+    },
+    LimitName {
+        name: "maxTotalAllocation",
+        field: LimitField::TotalAllocation,
+    },
+    LimitName {
+        name: "maxSourceLength",
+        field: LimitField::SourceLength,
+    },
 ];
 
 /// Applies a JSON object of limits on top of `base`.
 ///
 /// Values are non-negative integers; a name the language does not know is refused with the
 /// nearest known name.
-pub fn apply(
-    base: RequestLimits,
-    json: &Value,
-    names: &[LimitName],
-    language: &str,
-) -> Result<RequestLimits, String> {
+pub fn apply(base: RequestLimits, json: &Value, names: &[LimitName], language: &str) -> Result<RequestLimits, String> {
     let Value::Object(object) = json else {
         return Err(format!(
             "limits must be a JSON object such as {{\"{}\": 10000}}, found {}",

@@ -235,15 +235,31 @@ fn a_closed_pipe_ends_writ_quietly() {
 
 #[test]
 fn js_evaluates_single_and_batch_with_seed_004s_limit_names() {
-    let data = temp_file("rows.json", r#"{"rows": [{"name": "Mug", "stock": 4}, {"name": "Kettle", "stock": 0}]}"#);
+    let data = temp_file(
+        "rows.json",
+        r#"{"rows": [{"name": "Mug", "stock": 4}, {"name": "Kettle", "stock": 0}]}"#,
+    );
     let data = data.to_str().expect("a UTF-8 path");
-    let output = writ(&["eval", "--lang", "js", "--data", data, "rows.filter(r => r.stock > 0).map(r => r.name)"], "");
+    let output = writ(
+        &[
+            "eval",
+            "--lang",
+            "js",
+            "--data",
+            data,
+            "rows.filter(r => r.stock > 0).map(r => r.name)",
+        ],
+        "",
+    );
     assert_eq!(stdout_lines(&output), [r#"{"ok":true,"value":["Mug"]}"#]);
     assert_eq!(output.status.code(), Some(0));
 
     let output = writ(&["eval", "--lang", "js", "--data", data, "rows.missing.name"], "");
     let lines = stdout_lines(&output);
-    assert!(lines[0].starts_with(r#"{"ok":false,"error":{"code":"expression-runtime""#), "{lines:?}");
+    assert!(
+        lines[0].starts_with(r#"{"ok":false,"error":{"code":"expression-runtime""#),
+        "{lines:?}"
+    );
     assert_eq!(output.status.code(), Some(1));
 
     let batch = [
@@ -271,7 +287,11 @@ fn js_evaluates_single_and_batch_with_seed_004s_limit_names() {
         let expected = format!(r#"{{"ok":false,"error":{{"code":"{code}""#);
         assert!(lines[line].starts_with(&expected), "line {line}: {}", lines[line]);
     }
-    assert!(lines[5].contains("maxStringLength"), "the misspelt limit gets a hint: {}", lines[5]);
+    assert!(
+        lines[5].contains("maxStringLength"),
+        "the misspelt limit gets a hint: {}",
+        lines[5]
+    );
     assert_eq!(output.status.code(), Some(0));
 }
 
@@ -301,5 +321,10 @@ fn the_js_corpora_give_the_same_answers_through_the_cli() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {total} cases differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {total} cases differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

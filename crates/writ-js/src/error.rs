@@ -64,7 +64,10 @@ impl Error {
     /// An error with `reason` and `message`.
     #[cold]
     pub fn new(reason: Reason, message: impl Into<String>) -> Error {
-        Error(Box::new(Inner { reason, message: message.into() }))
+        Error(Box::new(Inner {
+            reason,
+            message: message.into(),
+        }))
     }
 
     /// Source that is not one valid expression.

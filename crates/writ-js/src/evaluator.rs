@@ -175,7 +175,10 @@ impl EvaluatorBuilder {
             if names.iter().any(|name| name == function.name()) {
                 return Err(Error::new(
                     Reason::HostFunction,
-                    format!("\"{}\" is bound twice: each host function needs its own name", function.name()),
+                    format!(
+                        "\"{}\" is bound twice: each host function needs its own name",
+                        function.name()
+                    ),
                 ));
             }
             names.push(function.name().to_owned());
@@ -252,7 +255,10 @@ impl Evaluator {
     ///
     /// The source is refused.
     pub fn compile(&self, source: &str) -> Result<Compiled> {
-        Ok(Compiled { shared: Arc::clone(&self.shared), program: self.program(source)? })
+        Ok(Compiled {
+            shared: Arc::clone(&self.shared),
+            program: self.program(source)?,
+        })
     }
 
     /// Checks `source` without running it, and says which names it reads and which host
@@ -264,7 +270,11 @@ impl Evaluator {
     pub fn validate(&self, source: &str) -> Result<Validation> {
         let program = self.program(source)?;
         Ok(Validation {
-            free_names: program.free_names.iter().map(|name| name.to_string_lossy().into_owned()).collect(),
+            free_names: program
+                .free_names
+                .iter()
+                .map(|name| name.to_string_lossy().into_owned())
+                .collect(),
             host_calls: program
                 .host_calls
                 .iter()
@@ -280,7 +290,10 @@ impl Evaluator {
         let names: Vec<&str> = self.shared.names.iter().map(String::as_str).collect();
         let program = Arc::new(parse(
             source,
-            &ParseOptions { max_source_length: self.shared.max_source_length, host_functions: &names },
+            &ParseOptions {
+                max_source_length: self.shared.max_source_length,
+                host_functions: &names,
+            },
         )?);
         if let Ok(mut cache) = self.cache.lock() {
             cache.insert(source, Arc::clone(&program));
@@ -301,7 +314,9 @@ pub struct Compiled {
 
 impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Compiled").field("node_count", &self.program.node_count).finish_non_exhaustive()
+        f.debug_struct("Compiled")
+            .field("node_count", &self.program.node_count)
+            .finish_non_exhaustive()
     }
 }
 
@@ -326,7 +341,11 @@ impl Compiled {
 
     /// Every free name the expression reads, in order of first appearance.
     pub fn free_names(&self) -> Vec<String> {
-        self.program.free_names.iter().map(|name| name.to_string_lossy().into_owned()).collect()
+        self.program
+            .free_names
+            .iter()
+            .map(|name| name.to_string_lossy().into_owned())
+            .collect()
     }
 }
 

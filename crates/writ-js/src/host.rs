@@ -157,32 +157,52 @@ impl HostFunction {
 impl Schema {
     fn compile(name: &str, which: &str, json: serde_json::Value) -> Result<Schema> {
         let validator = jsonschema::validator_for(&json).map_err(|error| {
-            Error::new(Reason::HostFunction, format!("\"{name}\" has an invalid {which} schema: {error}"))
+            Error::new(
+                Reason::HostFunction,
+                format!("\"{name}\" has an invalid {which} schema: {error}"),
+            )
         })?;
-        Ok(Schema { json, validator: Arc::new(validator) })
+        Ok(Schema {
+            json,
+            validator: Arc::new(validator),
+        })
     }
 
     /// The schema's complaints about `value`, joined; `None` when it is valid.
     fn issues(&self, value: &Value) -> Option<String> {
-        let instance = if value.is_undefined() { serde_json::Value::Null } else { value.to_serde_json() };
+        let instance = if value.is_undefined() {
+            serde_json::Value::Null
+        } else {
+            value.to_serde_json()
+        };
         let issues: Vec<String> = self
             .validator
             .iter_errors(&instance)
             .take(8)
             .map(|error| {
                 let path = error.instance_path().to_string();
-                let path = if path.is_empty() { String::from("(the argument)") } else { path };
+                let path = if path.is_empty() {
+                    String::from("(the argument)")
+                } else {
+                    path
+                };
                 format!("{path}: {error}")
             })
             .collect();
-        if issues.is_empty() { None } else { Some(issues.join("; ")) }
+        if issues.is_empty() {
+            None
+        } else {
+            Some(issues.join("; "))
+        }
     }
 }
 
 /// Why a host function's name cannot be bound, if it cannot.
 pub(crate) fn name_fault(name: &str) -> Option<String> {
     let mut chars = name.chars();
-    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+    let valid = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
     if !valid {
         return Some(format!(
@@ -190,19 +210,66 @@ pub(crate) fn name_fault(name: &str) -> Option<String> {
         ));
     }
     if RESERVED.contains(&name) {
-        return Some(format!("\"{name}\" is a reserved word of JavaScript and cannot name a host function"));
+        return Some(format!(
+            "\"{name}\" is a reserved word of JavaScript and cannot name a host function"
+        ));
     }
     if crate::tables::Global::from_name(name).is_some() {
-        return Some(format!("\"{name}\" is a global of the language and cannot name a host function"));
+        return Some(format!(
+            "\"{name}\" is a global of the language and cannot name a host function"
+        ));
     }
     None
 }
 
 /// Words that cannot be identifiers in strict-mode JavaScript.
 const RESERVED: &[&str] = &[
-    "await", "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
-    "enum", "export", "extends", "false", "finally", "for", "function", "if", "implements", "import", "in",
-    "instanceof", "interface", "let", "new", "null", "package", "private", "protected", "public", "return", "static",
-    "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "eval",
+    "await",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "implements",
+    "import",
+    "in",
+    "instanceof",
+    "interface",
+    "let",
+    "new",
+    "null",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "static",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+    "eval",
     "arguments",
 ];

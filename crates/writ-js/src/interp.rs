@@ -154,25 +154,112 @@ const OBJECT_PROTO: &[&str] = &[
 
 /// `Array.prototype`'s own names, `length` aside.
 const ARRAY_PROTO: &[&str] = &[
-    "at", "concat", "constructor", "copyWithin", "entries", "every", "fill", "filter", "find", "findIndex", "findLast",
-    "findLastIndex", "flat", "flatMap", "forEach", "includes", "indexOf", "join", "keys", "lastIndexOf", "map", "pop",
-    "push", "reduce", "reduceRight", "reverse", "shift", "slice", "some", "sort", "splice", "toLocaleString",
-    "toReversed", "toSorted", "toSpliced", "toString", "unshift", "values", "with",
+    "at",
+    "concat",
+    "constructor",
+    "copyWithin",
+    "entries",
+    "every",
+    "fill",
+    "filter",
+    "find",
+    "findIndex",
+    "findLast",
+    "findLastIndex",
+    "flat",
+    "flatMap",
+    "forEach",
+    "includes",
+    "indexOf",
+    "join",
+    "keys",
+    "lastIndexOf",
+    "map",
+    "pop",
+    "push",
+    "reduce",
+    "reduceRight",
+    "reverse",
+    "shift",
+    "slice",
+    "some",
+    "sort",
+    "splice",
+    "toLocaleString",
+    "toReversed",
+    "toSorted",
+    "toSpliced",
+    "toString",
+    "unshift",
+    "values",
+    "with",
 ];
 
 /// `String.prototype`'s own names, `length` aside.
 const STRING_PROTO: &[&str] = &[
-    "anchor", "at", "big", "blink", "bold", "charAt", "charCodeAt", "codePointAt", "concat", "constructor", "endsWith",
-    "fixed", "fontcolor", "fontsize", "includes", "indexOf", "isWellFormed", "italics", "lastIndexOf", "link",
-    "localeCompare", "match", "matchAll", "normalize", "padEnd", "padStart", "repeat", "replace", "replaceAll",
-    "search", "slice", "small", "split", "startsWith", "strike", "sub", "substr", "substring", "sup",
-    "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase", "toString", "toUpperCase", "toWellFormed", "trim",
-    "trimEnd", "trimLeft", "trimRight", "trimStart", "valueOf",
+    "anchor",
+    "at",
+    "big",
+    "blink",
+    "bold",
+    "charAt",
+    "charCodeAt",
+    "codePointAt",
+    "concat",
+    "constructor",
+    "endsWith",
+    "fixed",
+    "fontcolor",
+    "fontsize",
+    "includes",
+    "indexOf",
+    "isWellFormed",
+    "italics",
+    "lastIndexOf",
+    "link",
+    "localeCompare",
+    "match",
+    "matchAll",
+    "normalize",
+    "padEnd",
+    "padStart",
+    "repeat",
+    "replace",
+    "replaceAll",
+    "search",
+    "slice",
+    "small",
+    "split",
+    "startsWith",
+    "strike",
+    "sub",
+    "substr",
+    "substring",
+    "sup",
+    "toLocaleLowerCase",
+    "toLocaleUpperCase",
+    "toLowerCase",
+    "toString",
+    "toUpperCase",
+    "toWellFormed",
+    "trim",
+    "trimEnd",
+    "trimLeft",
+    "trimRight",
+    "trimStart",
+    "valueOf",
 ];
 
 /// `Number.prototype`'s own names.
-const NUMBER_PROTO: &[&str] =
-    &["constructor", "toExponential", "toFixed", "toLocaleString", "toPrecision", "toString", "valueOf"];
+const NUMBER_PROTO: &[&str] = &[
+    "constructor",
+    "toExponential",
+    "toFixed",
+    "toLocaleString",
+    "toPrecision",
+    "toString",
+    "valueOf",
+];
 
 /// `Boolean.prototype`'s own names.
 const BOOLEAN_PROTO: &[&str] = &["constructor", "toString", "valueOf"];
@@ -187,7 +274,15 @@ const INLINE_ARGS: usize = 4;
 impl<'r> Cx<'r> {
     /// Starts an evaluation of `program` over `contexts` (searched last to first).
     pub(crate) fn new(meter: Meter, program: &'r Program, contexts: &'r [&'r Object]) -> Cx<'r> {
-        Cx { meter, program, contexts, names: [const { Cell::new(None) }; NAME_CACHE], slots: Vec::new(), top: 0, bases: Vec::new() }
+        Cx {
+            meter,
+            program,
+            contexts,
+            names: [const { Cell::new(None) }; NAME_CACHE],
+            slots: Vec::new(),
+            top: 0,
+            bases: Vec::new(),
+        }
     }
 
     /// Charges `n` steps.
@@ -229,7 +324,15 @@ impl<'r> Cx<'r> {
         match callback {
             Callback::Global(function) => {
                 let values = args.get(..1).unwrap_or(&[]);
-                global::call(self, function, &Args { values, callback: None, name: function.name() })
+                global::call(
+                    self,
+                    function,
+                    &Args {
+                        values,
+                        callback: None,
+                        name: function.name(),
+                    },
+                )
             }
             Callback::Lambda(lambda) => {
                 self.steps(u64::from(lambda.node_count))?;
@@ -266,12 +369,21 @@ impl<'r> Cx<'r> {
 
     /// Calls `callback` as an array method does: `(item, index, array)`, building only the
     /// arguments the callback reads.
-    pub(crate) fn call_item(&mut self, callback: Callback<'r>, item: &Value, index: usize, array: &Value) -> Result<Value> {
+    pub(crate) fn call_item(
+        &mut self,
+        callback: Callback<'r>,
+        item: &Value,
+        index: usize,
+        array: &Value,
+    ) -> Result<Value> {
         match callback.arity() {
             0 => self.call(callback, &mut []),
             1 => self.call(callback, &mut [item.clone()]),
             2 => self.call(callback, &mut [item.clone(), Value::Number(index as f64)]),
-            _ => self.call(callback, &mut [item.clone(), Value::Number(index as f64), array.clone()]),
+            _ => self.call(
+                callback,
+                &mut [item.clone(), Value::Number(index as f64), array.clone()],
+            ),
         }
     }
 
@@ -295,11 +407,18 @@ impl<'r> Cx<'r> {
                     Some(argument) => Some(self.eval(argument)?),
                     None => None,
                 };
-                Ok(Completion::HostCall { function: call.function, argument })
+                Ok(Completion::HostCall {
+                    function: call.function,
+                    argument,
+                })
             }
             Expr::Conditional(parts) => {
                 let [test, yes, no] = &**parts;
-                if self.eval(test)?.is_truthy() { self.result(yes) } else { self.result(no) }
+                if self.eval(test)?.is_truthy() {
+                    self.result(yes)
+                } else {
+                    self.result(no)
+                }
             }
             Expr::Logical(op, sides) => {
                 let [left, right] = &**sides;
@@ -309,7 +428,11 @@ impl<'r> Cx<'r> {
                     LogicalOp::Or => left.is_truthy(),
                     LogicalOp::Coalesce => !matches!(left, Value::Null | Value::Undefined),
                 };
-                if short { Ok(Completion::Value(left)) } else { self.result(right) }
+                if short {
+                    Ok(Completion::Value(left))
+                } else {
+                    self.result(right)
+                }
             }
             other => Ok(Completion::Value(self.eval(other)?)),
         }
@@ -359,7 +482,10 @@ impl<'r> Cx<'r> {
             Some(close) => format!(" — did you mean \"{close}\"?"),
             None => String::from(": pass it in a context, or write a literal"),
         };
-        Error::new(Reason::UnknownReference, format!("\"{text}\" is not available in expressions{hint}"))
+        Error::new(
+            Reason::UnknownReference,
+            format!("\"{text}\" is not available in expressions{hint}"),
+        )
     }
 
     fn local(&self, depth: u16, slot: u16) -> &Value {
@@ -459,7 +585,11 @@ impl<'r> Cx<'r> {
             }
             Expr::Conditional(parts) => {
                 let [test, yes, no] = &**parts;
-                if self.eval(test)?.is_truthy() { self.eval(yes) } else { self.eval(no) }
+                if self.eval(test)?.is_truthy() {
+                    self.eval(yes)
+                } else {
+                    self.eval(no)
+                }
             }
             Expr::Unary(op, operand) => self.unary(*op, operand),
             Expr::Template(template) => {
@@ -637,7 +767,11 @@ impl<'r> Cx<'r> {
                 *n == coerce::string_to_number(s)
             }
             (Value::Array(_) | Value::Object(_), primitive) | (primitive, Value::Array(_) | Value::Object(_)) => {
-                let container = if matches!(left, Value::Array(_) | Value::Object(_)) { left } else { right };
+                let container = if matches!(left, Value::Array(_) | Value::Object(_)) {
+                    left
+                } else {
+                    right
+                };
                 let converted = self.primitive(container)?;
                 return self.loose_equals(&converted, primitive);
             }
@@ -723,7 +857,8 @@ impl<'r> Cx<'r> {
             global.name(),
             match global {
                 Global::Math => ". Math has the constants PI, E, LN2, LN10, LOG2E, LOG10E, SQRT1_2, SQRT2",
-                Global::Number => ". Number has the constants MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, MAX_VALUE, \
+                Global::Number =>
+                    ". Number has the constants MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, MAX_VALUE, \
                                    MIN_VALUE, EPSILON, POSITIVE_INFINITY, NEGATIVE_INFINITY, NaN",
                 _ => "",
             }
@@ -808,7 +943,11 @@ impl<'r> Cx<'r> {
                 Err(Error::runtime(format!(
                     "Cannot read properties of {} (reading '{shown}'): guard the read with ?. as in a?.b, or give \
                      a default with ??",
-                    if matches!(object, Value::Null) { "null" } else { "undefined" }
+                    if matches!(object, Value::Null) {
+                        "null"
+                    } else {
+                        "undefined"
+                    }
                 )))
             }
         }
@@ -819,7 +958,11 @@ impl<'r> Cx<'r> {
     /// Evaluates a call; `None` when an optional link short-circuits the chain.
     fn call_expr(&mut self, call: &'r Call) -> Result<Option<Value>> {
         match &call.callee {
-            Callee::Method { receiver, method, optional } => {
+            Callee::Method {
+                receiver,
+                method,
+                optional,
+            } => {
                 let receiver = match self.receiver(receiver)? {
                     Receiver::ShortCircuit => return Ok(None),
                     other => other,
@@ -861,7 +1004,16 @@ impl<'r> Cx<'r> {
                 Binding::Global(global) if global.is_callable() => {
                     let mut buffer = ArgBuffer::new();
                     let (values, callback) = self.arguments(&call.args, None, &mut buffer)?;
-                    global::call(self, global, &Args { values, callback, name: global.name() }).map(Some)
+                    global::call(
+                        self,
+                        global,
+                        &Args {
+                            values,
+                            callback,
+                            name: global.name(),
+                        },
+                    )
+                    .map(Some)
                 }
                 Binding::Global(global) => Err(Error::guardrail(format!(
                     "\"{}\" cannot be called: the callable globals are Number, String, Boolean, parseInt, \
@@ -869,7 +1021,12 @@ impl<'r> Cx<'r> {
                     global.name()
                 ))),
                 Binding::Value(value) => {
-                    let name = self.program.free_names.get(*index as usize).cloned().unwrap_or_default();
+                    let name = self
+                        .program
+                        .free_names
+                        .get(*index as usize)
+                        .cloned()
+                        .unwrap_or_default();
                     Err(Error::runtime(format!(
                         "{} is not a function ({} holds {}): only methods, callable globals and host functions \
                          can be called",
@@ -959,13 +1116,69 @@ impl<'r> Cx<'r> {
         let mut buffer = ArgBuffer::new();
         let (values, callback) = self.arguments(args, function.callback_argument(), &mut buffer)?;
         match function {
-            Static::Math(f) => math::call(self, f, &Args { values, callback, name: f.name() }),
-            Static::Json(f) => json::call(self, f, &Args { values, callback, name: f.name() }),
-            Static::Object(f) => object::call(self, f, &Args { values, callback, name: f.name() }),
-            Static::Array(f) => array::call_static(self, f, &Args { values, callback, name: f.name() }),
-            Static::Number(f) => global::call_number(self, f, &Args { values, callback, name: f.name() }),
-            Static::String(f) => string::call_static(self, f, &Args { values, callback, name: f.name() }),
-            Static::Date(f) => date::call(self, f, &Args { values, callback, name: f.name() }),
+            Static::Math(f) => math::call(
+                self,
+                f,
+                &Args {
+                    values,
+                    callback,
+                    name: f.name(),
+                },
+            ),
+            Static::Json(f) => json::call(
+                self,
+                f,
+                &Args {
+                    values,
+                    callback,
+                    name: f.name(),
+                },
+            ),
+            Static::Object(f) => object::call(
+                self,
+                f,
+                &Args {
+                    values,
+                    callback,
+                    name: f.name(),
+                },
+            ),
+            Static::Array(f) => array::call_static(
+                self,
+                f,
+                &Args {
+                    values,
+                    callback,
+                    name: f.name(),
+                },
+            ),
+            Static::Number(f) => global::call_number(
+                self,
+                f,
+                &Args {
+                    values,
+                    callback,
+                    name: f.name(),
+                },
+            ),
+            Static::String(f) => string::call_static(
+                self,
+                f,
+                &Args {
+                    values,
+                    callback,
+                    name: f.name(),
+                },
+            ),
+            Static::Date(f) => date::call(
+                self,
+                f,
+                &Args {
+                    values,
+                    callback,
+                    name: f.name(),
+                },
+            ),
         }
     }
 
@@ -992,7 +1205,17 @@ impl<'r> Cx<'r> {
                 };
                 let mut buffer = ArgBuffer::new();
                 let (values, callback) = self.arguments(args, method.callback_argument(), &mut buffer)?;
-                array::call(self, items, receiver, method, &Args { values, callback, name: method.name() })
+                array::call(
+                    self,
+                    items,
+                    receiver,
+                    method,
+                    &Args {
+                        values,
+                        callback,
+                        name: method.name(),
+                    },
+                )
             }
             Value::String(text_value) => {
                 let Some(method) = string_method else {
@@ -1000,7 +1223,16 @@ impl<'r> Cx<'r> {
                 };
                 let mut buffer = ArgBuffer::new();
                 let (values, callback) = self.arguments(args, None, &mut buffer)?;
-                string::call(self, text_value, method, &Args { values, callback, name: method.name() })
+                string::call(
+                    self,
+                    text_value,
+                    method,
+                    &Args {
+                        values,
+                        callback,
+                        name: method.name(),
+                    },
+                )
             }
             Value::Number(n) => {
                 let Some(method) = number_method else {
@@ -1008,7 +1240,16 @@ impl<'r> Cx<'r> {
                 };
                 let mut buffer = ArgBuffer::new();
                 let (values, callback) = self.arguments(args, None, &mut buffer)?;
-                number::call(self, *n, method, &Args { values, callback, name: method.name() })
+                number::call(
+                    self,
+                    *n,
+                    method,
+                    &Args {
+                        values,
+                        callback,
+                        name: method.name(),
+                    },
+                )
             }
             Value::Bool(_) => Err(self.no_method(receiver, text, BOOLEAN_PROTO, "a boolean")),
             Value::Object(fields) => {
@@ -1023,7 +1264,11 @@ impl<'r> Cx<'r> {
             }
             Value::Null | Value::Undefined => Err(Error::runtime(format!(
                 "Cannot read properties of {} (reading '{}'): guard the call with ?. as in a?.{}(…)",
-                if matches!(receiver, Value::Null) { "null" } else { "undefined" },
+                if matches!(receiver, Value::Null) {
+                    "null"
+                } else {
+                    "undefined"
+                },
                 text.to_string_lossy(),
                 text.to_string_lossy()
             ))),
@@ -1044,10 +1289,14 @@ impl<'r> Cx<'r> {
                 "sort" => ": expressions do not change data — use toSorted",
                 "reverse" => ": expressions do not change data — use toReversed",
                 "forEach" => ": a callback has no effect to run — use map, filter or reduce",
-                "keys" | "values" | "entries" => ": iterators are not in the language — use Object.keys(…), \
-                                                  Object.values(…) or Object.entries(…)",
-                "match" | "matchAll" | "search" => ": regular expressions are not in the language — use includes, \
-                                                     indexOf, startsWith or split",
+                "keys" | "values" | "entries" => {
+                    ": iterators are not in the language — use Object.keys(…), \
+                                                  Object.values(…) or Object.entries(…)"
+                }
+                "match" | "matchAll" | "search" => {
+                    ": regular expressions are not in the language — use includes, \
+                                                     indexOf, startsWith or split"
+                }
                 "substr" => ": use slice or substring",
                 "trimLeft" => ": use trimStart",
                 "trimRight" => ": use trimEnd",
@@ -1122,7 +1371,10 @@ impl<'r> Cx<'r> {
                 self.steps(text.len_utf16() as u64)?;
                 for index in 0..text.len_utf16() {
                     if let Some(unit) = text.code_unit(index) {
-                        object.insert(coerce::number_to_str(index as f64), Value::String(Str::from_utf16(&[unit])));
+                        object.insert(
+                            coerce::number_to_str(index as f64),
+                            Value::String(Str::from_utf16(&[unit])),
+                        );
                     }
                 }
             }
@@ -1140,7 +1392,11 @@ impl<'r> Cx<'r> {
                 Ok(())
             }
             Pattern::Default(target, default) => {
-                let value = if value.is_undefined() { self.eval(default)? } else { value };
+                let value = if value.is_undefined() {
+                    self.eval(default)?
+                } else {
+                    value
+                };
                 self.bind(target, value)
             }
             Pattern::Object { props, rest } => {
@@ -1274,9 +1530,9 @@ fn prototype_read(kind: &str, name: &Str) -> Error {
 #[cold]
 fn namespace_call_refused(global: Global, name: &str) -> Error {
     let hint = match (global, name) {
-        (Global::Math, "random") | (Global::Date, "now") => {
-            String::from(": the same data gives the same result — a random value or the time comes from a host function")
-        }
+        (Global::Math, "random") | (Global::Date, "now") => String::from(
+            ": the same data gives the same result — a random value or the time comes from a host function",
+        ),
         _ => format!(": {} has {}", global.name(), Static::names_of(global).join(", ")),
     };
     Error::guardrail(format!("\"{}.{name}\" is not available{hint}", global.name()))
@@ -1328,7 +1584,11 @@ struct ArgBuffer {
 
 impl ArgBuffer {
     fn new() -> ArgBuffer {
-        ArgBuffer { inline: [const { Value::Undefined }; INLINE_ARGS], len: 0, heap: Vec::new() }
+        ArgBuffer {
+            inline: [const { Value::Undefined }; INLINE_ARGS],
+            len: 0,
+            heap: Vec::new(),
+        }
     }
 
     fn push(&mut self, value: Value) {
@@ -1338,13 +1598,18 @@ impl ArgBuffer {
             return;
         }
         if self.heap.is_empty() {
-            self.heap.extend(self.inline.iter_mut().take(self.len).map(std::mem::take));
+            self.heap
+                .extend(self.inline.iter_mut().take(self.len).map(std::mem::take));
         }
         self.heap.push(value);
     }
 
     fn as_slice(&self) -> &[Value] {
-        if self.heap.is_empty() { &self.inline[..self.len] } else { &self.heap }
+        if self.heap.is_empty() {
+            &self.inline[..self.len]
+        } else {
+            &self.heap
+        }
     }
 
     fn into_vec(mut self) -> Vec<Value> {

@@ -19,5 +19,7 @@ pub mod parse;
 pub mod tables;
 
 pub use error::{Error, Reason, Result};
-pub use evaluator::{Budget, Compiled, DEFAULT_MAX_SOURCE_LENGTH, Evaluator, EvaluatorBuilder, PARSE_CACHE_SIZE, Validation};
-pub use host::{HostFuture, HostFunction};
+pub use evaluator::{
+    Budget, Compiled, DEFAULT_MAX_SOURCE_LENGTH, Evaluator, EvaluatorBuilder, PARSE_CACHE_SIZE, Validation,
+};
+pub use host::{HostFunction, HostFuture};

@@ -139,36 +139,57 @@ pub(crate) fn to_locale_case(cx: &mut Cx<'_>, text: &Str, locales: &Value, upper
     cx.text(text.len_utf16())?;
     let language = requested.first().map_or("en", |locale| locale.id.language.as_str());
     let rules = match language {
-        "tr" | "az" | "lt" | "el" => language.parse::<LanguageIdentifier>().unwrap_or(LanguageIdentifier::UNKNOWN),
+        "tr" | "az" | "lt" | "el" => language
+            .parse::<LanguageIdentifier>()
+            .unwrap_or(LanguageIdentifier::UNKNOWN),
         _ => LanguageIdentifier::UNKNOWN,
     };
+    let special = rules != LanguageIdentifier::UNKNOWN;
+    if let Some(ascii) = text.as_ascii_str()
+        && !special
+    {
+        // ASCII maps to ASCII, the same way in every language but Turkish and Azeri.
+        let mapped = if upper { ascii.to_ascii_uppercase() } else { ascii.to_ascii_lowercase() };
+        cx.string(mapped.len())?;
+        return Ok(Str::from_ascii(mapped.as_bytes()).unwrap_or_default());
+    }
     let units = text.to_utf16();
     let mut out: Vec<u16> = Vec::with_capacity(units.len());
     let mapper = CaseMapper::new();
+    let map = |segment: &str| -> String {
+        if upper {
+            mapper.uppercase_to_string(segment, &rules).into_owned()
+        } else {
+            mapper.lowercase_to_string(segment, &rules).into_owned()
+        }
+    };
     let mut segment = String::new();
     let flush = |segment: &mut String, out: &mut Vec<u16>| {
         if segment.is_empty() {
             return;
         }
-        let mapped = if upper {
-            mapper.uppercase_to_string(segment, &rules)
-        } else {
-            mapper.lowercase_to_string(segment, &rules)
-        };
-        out.extend(mapped.encode_utf16());
+        out.extend(map(segment).encode_utf16());
         segment.clear();
     };
+    let mut buffer = [0u8; 4];
     for decoded in char::decode_utf16(units.iter().copied()) {
-        match decoded {
-            // What node's Unicode does not know has no case and breaks the casing context,
-            // like a lone surrogate or the end of the text: it is copied as it is.
-            Ok(c) if !newer_than_node(u32::from(c)) => segment.push(c),
-            Ok(c) => {
+        let known = match decoded {
+            Ok(c) if c.is_ascii() => Some(c),
+            // What node's Unicode does not have, or maps only to what it does not have, has no
+            // case there: it is copied as it is and, like a lone surrogate, breaks the context.
+            Ok(c) => (!newer_than_node(u32::from(c))
+                && !map(c.encode_utf8(&mut buffer)).chars().any(|m| newer_than_node(u32::from(m))))
+            .then_some(c),
+            Err(_) => None,
+        };
+        match (known, decoded) {
+            (Some(c), _) => segment.push(c),
+            (None, Ok(c)) => {
                 flush(&mut segment, &mut out);
-                let mut buffer = [0u16; 2];
-                out.extend_from_slice(c.encode_utf16(&mut buffer));
+                let mut pair = [0u16; 2];
+                out.extend_from_slice(c.encode_utf16(&mut pair));
             }
-            Err(lone) => {
+            (None, Err(lone)) => {
                 flush(&mut segment, &mut out);
                 out.push(lone.unpaired_surrogate());
             }
@@ -390,7 +411,10 @@ impl<'a> Options<'a> {
             ))),
             Value::Object(object) => {
                 check_scalar_options(object)?;
-                Ok(Options { object: Some(object), method })
+                Ok(Options {
+                    object: Some(object),
+                    method,
+                })
             }
             _ => Err(unusual_options()),
         }
@@ -398,7 +422,9 @@ impl<'a> Options<'a> {
 
     /// The value of `name`, or `None` when it is missing or `undefined`.
     fn get(&self, name: &str) -> Option<&'a Value> {
-        self.object.and_then(|object| object.get_str(name)).filter(|value| !value.is_undefined())
+        self.object
+            .and_then(|object| object.get_str(name))
+            .filter(|value| !value.is_undefined())
     }
 
     /// `GetOption` of type string: the value converted with `ToString`, charged by its length.
@@ -436,7 +462,11 @@ impl<'a> Options<'a> {
         Error::runtime(format!(
             "Value \"{shown}\" out of range for {} options property {name}: use one of {}",
             self.method,
-            allowed.iter().map(|choice| format!("\"{choice}\"")).collect::<Vec<_>>().join(", ")
+            allowed
+                .iter()
+                .map(|choice| format!("\"{choice}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
         ))
     }
 
@@ -477,7 +507,9 @@ fn digits_in_range(n: f64, name: &str, min: u32, max: u32) -> Result<u32> {
 /// Whether `text` is a `type` sequence of a Unicode locale id: `(3*8alphanum)` joined by `-`.
 fn is_type_sequence(text: &str) -> bool {
     !text.is_empty()
-        && text.split('-').all(|part| (3..=8).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && text
+            .split('-')
+            .all(|part| (3..=8).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
 // ------------------------------------------------------------------------------------------
@@ -729,7 +761,11 @@ impl NumberFormat {
         let digits = read_digit_options(cx, &bag, default_min_fraction, default_max_fraction, notation)?;
         bag.choice(cx, "compactDisplay", &["short", "long"])?;
         let grouping = read_grouping(cx, &bag, notation == Some("compact"))?;
-        let sign = match bag.choice(cx, "signDisplay", &["auto", "never", "always", "exceptZero", "negative"])? {
+        let sign = match bag.choice(
+            cx,
+            "signDisplay",
+            &["auto", "never", "always", "exceptZero", "negative"],
+        )? {
             Some("never") => SignDisplay::Never,
             Some("always") => SignDisplay::Always,
             Some("exceptZero") => SignDisplay::ExceptZero,
@@ -752,7 +788,14 @@ impl NumberFormat {
         }
         let mut locale = resolve_number_locale(&requested)?;
         // V8 lets the option replace the `nu` keyword even when it names no numbering system.
-        let chosen = numbering.or_else(|| locale.extensions.unicode.keywords.get(&key!("nu")).map(|v| v.to_string()));
+        let chosen = numbering.or_else(|| {
+            locale
+                .extensions
+                .unicode
+                .keywords
+                .get(&key!("nu"))
+                .map(|v| v.to_string())
+        });
         locale.extensions.unicode.keywords.clear();
         let mut zero = None;
         if let Some(numbering) = chosen
@@ -779,7 +822,10 @@ impl NumberFormat {
             )));
         }
         let kind = match (style, &currency) {
-            (Style::Currency, Some(code)) => DataKind::Currency { code: code.clone(), display },
+            (Style::Currency, Some(code)) => DataKind::Currency {
+                code: code.clone(),
+                display,
+            },
             (Style::Percent, _) => DataKind::Percent,
             _ => DataKind::Decimal,
         };
@@ -789,7 +835,14 @@ impl NumberFormat {
         if built {
             cx.check_clock()?;
         }
-        Ok(NumberFormat { data, style, digits, grouping, sign, accounting })
+        Ok(NumberFormat {
+            data,
+            style,
+            digits,
+            grouping,
+            sign,
+            accounting,
+        })
     }
 }
 
@@ -825,7 +878,17 @@ fn read_digit_options(
     let mode = match bag.choice(
         cx,
         "roundingMode",
-        &["ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven"],
+        &[
+            "ceil",
+            "floor",
+            "expand",
+            "trunc",
+            "halfCeil",
+            "halfFloor",
+            "halfExpand",
+            "halfTrunc",
+            "halfEven",
+        ],
     )? {
         Some("ceil") => RoundingMode::Ceil,
         Some("floor") => RoundingMode::Floor,
@@ -838,9 +901,14 @@ fn read_digit_options(
         _ => RoundingMode::HalfExpand,
     };
     let priority = bag.choice(cx, "roundingPriority", &["auto", "morePrecision", "lessPrecision"])?;
-    let strip_if_integer = bag.choice(cx, "trailingZeroDisplay", &["auto", "stripIfInteger"])? == Some("stripIfInteger");
+    let strip_if_integer =
+        bag.choice(cx, "trailingZeroDisplay", &["auto", "stripIfInteger"])? == Some("stripIfInteger");
 
-    let default_max_fraction = if increment != 1 { default_min_fraction } else { default_max_fraction };
+    let default_max_fraction = if increment != 1 {
+        default_min_fraction
+    } else {
+        default_max_fraction
+    };
     let has_significant = min_significant.is_some() || max_significant.is_some();
     let has_fraction = min_fraction.is_some() || max_fraction.is_some();
     let compact = notation == Some("compact");
@@ -877,8 +945,12 @@ fn read_digit_options(
     if need_fraction {
         if has_fraction {
             // V8 11.3 keeps ECMA-402's older limit of 20 fraction digits.
-            let min = min_fraction.map(|n| digits_in_range(n, "minimumFractionDigits", 0, 20)).transpose()?;
-            let max = max_fraction.map(|n| digits_in_range(n, "maximumFractionDigits", 0, 20)).transpose()?;
+            let min = min_fraction
+                .map(|n| digits_in_range(n, "minimumFractionDigits", 0, 20))
+                .transpose()?;
+            let max = max_fraction
+                .map(|n| digits_in_range(n, "maximumFractionDigits", 0, 20))
+                .transpose()?;
             let (min, max) = match (min, max) {
                 (None, Some(max)) => (default_min_fraction.min(max), max),
                 (Some(min), None) => (min, default_max_fraction.max(min)),
@@ -1037,7 +1109,11 @@ fn numbering_zero(name: &str) -> Option<char> {
         ("wara", '\u{118E0}'),
         ("wcho", '\u{1E2F0}'),
     ];
-    SYSTEMS.binary_search_by(|&(system, _)| system.cmp(name)).ok().and_then(|at| SYSTEMS.get(at)).map(|&(_, zero)| zero)
+    SYSTEMS
+        .binary_search_by(|&(system, _)| system.cmp(name))
+        .ok()
+        .and_then(|at| SYSTEMS.get(at))
+        .map(|&(_, zero)| zero)
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1083,10 +1159,18 @@ struct SignedPatterns {
 #[derive(Debug)]
 enum CurrencyText {
     /// A symbol or code, placed by the locale's currency patterns.
-    Symbol { symbol: String, standard: SignedPatterns, accounting: SignedPatterns },
+    Symbol {
+        symbol: String,
+        standard: SignedPatterns,
+        accounting: SignedPatterns,
+    },
     /// The currency's name and the pattern that places it, per plural category of the number;
     /// `locale` is the one whose plural rules pick the category.
-    Name { locale: Locale, names: Vec<(PluralCategory, String)>, patterns: Vec<(PluralCategory, String)> },
+    Name {
+        locale: Locale,
+        names: Vec<(PluralCategory, String)>,
+        patterns: Vec<(PluralCategory, String)>,
+    },
 }
 
 /// The style's part of the data.
@@ -1095,7 +1179,10 @@ enum StyleData {
     Decimal,
     Percent(SignedPatterns),
     /// `symbols`: the locale's symbols with the currency's own separators, where it has some.
-    Currency { symbols: Symbols, text: CurrencyText },
+    Currency {
+        symbols: Symbols,
+        text: CurrencyText,
+    },
 }
 
 /// A locale's number data for one style.
@@ -1132,8 +1219,17 @@ fn data_chain(locale: &Locale) -> Vec<String> {
 /// The entry of `table` (sorted by locale) for `locale` or the nearest locale it inherits from;
 /// the `root` entry, if any, for the rest.
 fn inherited<'t, T>(table: &'t [(&str, T)], locale: &Locale) -> Option<&'t T> {
-    let find = |tag: &str| table.binary_search_by(|&(key, _)| key.cmp(tag)).ok().and_then(|at| table.get(at));
-    data_chain(locale).iter().find_map(|tag| find(tag)).or_else(|| find("root")).map(|(_, value)| value)
+    let find = |tag: &str| {
+        table
+            .binary_search_by(|&(key, _)| key.cmp(tag))
+            .ok()
+            .and_then(|at| table.get(at))
+    };
+    data_chain(locale)
+        .iter()
+        .find_map(|tag| find(tag))
+        .or_else(|| find("root"))
+        .map(|(_, value)| value)
 }
 
 /// The refusal when ICU4X's data cannot give node's answer for a locale.
@@ -1175,7 +1271,12 @@ fn find_number(text: &str, digits: &[char; 10]) -> Option<NumberRun> {
     let value_of = |c: char| digits.iter().position(|&d| d == c).and_then(|v| u8::try_from(v).ok());
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let first = chars.iter().position(|&(_, c)| value_of(c).is_some())?;
-    let mut run = NumberRun { start: chars.get(first)?.0, end: text.len(), values: Vec::new(), separators: Vec::new() };
+    let mut run = NumberRun {
+        start: chars.get(first)?.0,
+        end: text.len(),
+        values: Vec::new(),
+        separators: Vec::new(),
+    };
     let mut i = first;
     loop {
         while let Some(value) = chars.get(i).and_then(|&(_, c)| value_of(c)) {
@@ -1223,10 +1324,18 @@ fn probe_symbols(locale: &Locale) -> Result<Symbols> {
         [] => (0, 0, String::new()),
         separators => {
             let last = separators.last().map_or(0, |&(at, _)| at);
-            let before_last = separators.len().checked_sub(2).and_then(|i| separators.get(i)).map(|&(at, _)| at);
+            let before_last = separators
+                .len()
+                .checked_sub(2)
+                .and_then(|i| separators.get(i))
+                .map(|&(at, _)| at);
             let primary = long.values.len().saturating_sub(last);
             let secondary = before_last.map_or(primary, |before| last - before);
-            (primary, secondary, separators.first().map(|(_, text)| text.clone()).unwrap_or_default())
+            (
+                primary,
+                secondary,
+                separators.first().map(|(_, text)| text.clone()).unwrap_or_default(),
+            )
         }
     };
     let mut min_grouping = 1;
@@ -1240,7 +1349,16 @@ fn probe_symbols(locale: &Locale) -> Result<Symbols> {
     }
     let minus = around_digit(&show(&never, "-7"), seven).ok_or_else(fail)?;
     let plus = around_digit(&show(&never, "+7"), seven).ok_or_else(fail)?;
-    Ok(Symbols { digits, decimal: decimal_separator, group, primary, secondary, min_grouping, minus, plus })
+    Ok(Symbols {
+        digits,
+        decimal: decimal_separator,
+        group,
+        primary,
+        secondary,
+        min_grouping,
+        minus,
+        plus,
+    })
 }
 
 /// The locale's text for NaN, keyed by language and likely script (CLDR 48, as node has it);
@@ -1256,7 +1374,10 @@ fn nan_text(locale: &Locale, own_numbering_symbols: bool) -> Option<String> {
         Some(script) => format!("{}-{}", id.language, script),
         None => id.language.to_string(),
     };
-    let localized = NAN_TEXTS.binary_search_by(|&(k, _)| k.cmp(key.as_str())).ok().and_then(|at| NAN_TEXTS.get(at));
+    let localized = NAN_TEXTS
+        .binary_search_by(|&(k, _)| k.cmp(key.as_str()))
+        .ok()
+        .and_then(|at| NAN_TEXTS.get(at));
     Some(localized.map_or("NaN", |&(_, text)| text).to_owned())
 }
 
@@ -1268,7 +1389,13 @@ impl NumberData {
         if let Some(zero) = zero
             && symbols.digits[0] != zero
         {
-            let system = locale.extensions.unicode.keywords.get(&key!("nu")).map(|v| v.to_string()).unwrap_or_default();
+            let system = locale
+                .extensions
+                .unicode
+                .keywords
+                .get(&key!("nu"))
+                .map(|v| v.to_string())
+                .unwrap_or_default();
             return Err(Error::guardrail(format!(
                 "writ has no data for the numbering system \"{system}\"; use \"latn\" or leave numberingSystem out"
             )));
@@ -1279,7 +1406,13 @@ impl NumberData {
             let mut plain = locale.clone();
             plain.extensions.unicode.keywords.clear();
             let default = probe_symbols(&plain)?;
-            let system = locale.extensions.unicode.keywords.get(&key!("nu")).map(|v| v.to_string()).unwrap_or_default();
+            let system = locale
+                .extensions
+                .unicode
+                .keywords
+                .get(&key!("nu"))
+                .map(|v| v.to_string())
+                .unwrap_or_default();
             if default.digits != symbols.digits {
                 // ICU takes a numbering system's symbols and patterns from the root when the
                 // locale has none, where ICU4X keeps the locale's own: only digits swapped
@@ -1305,9 +1438,15 @@ impl NumberData {
         let mut style_groups = [None; 3];
         if let Some(list) = inherited(STYLE_GROUPING, locale) {
             for item in list.split(';') {
-                let Some((style, sizes)) = item.split_once('=') else { continue };
-                let Some((primary, secondary)) = sizes.split_once(',') else { continue };
-                let (Ok(primary), Ok(secondary)) = (primary.parse(), secondary.parse()) else { continue };
+                let Some((style, sizes)) = item.split_once('=') else {
+                    continue;
+                };
+                let Some((primary, secondary)) = sizes.split_once(',') else {
+                    continue;
+                };
+                let (Ok(primary), Ok(secondary)) = (primary.parse(), secondary.parse()) else {
+                    continue;
+                };
                 let slot = match style {
                     "percent" => 0,
                     "currency" => 1,
@@ -1318,7 +1457,12 @@ impl NumberData {
                 }
             }
         }
-        Ok(NumberData { symbols, style_groups, nan, style })
+        Ok(NumberData {
+            symbols,
+            style_groups,
+            nan,
+            style,
+        })
     }
 }
 
@@ -1344,7 +1488,13 @@ fn probe_percent(locale: &Locale, symbols: &Symbols) -> Result<SignedPatterns> {
 const PLAIN_SIGN_CURRENCIES: &[&str] = &["EUR", "USD", "GBP", "JPY", "INR", "ILS", "KRW", "NGN", "PHP", "UAH"];
 
 /// Formats `value` in `currency` for `locale` with ICU4X's symbol formatter.
-fn currency_probe(locale: &Locale, currency: CurrencyType, usage: CurrencyUsage, display: CurrencyDisplay, value: &str) -> Option<String> {
+fn currency_probe(
+    locale: &Locale,
+    currency: CurrencyType,
+    usage: CurrencyUsage,
+    display: CurrencyDisplay,
+    value: &str,
+) -> Option<String> {
     let formatter = match display {
         CurrencyDisplay::Narrow => CurrencyFormatter::try_new_symbol_narrow(locale.into(), currency, usage.into()),
         CurrencyDisplay::Code => CurrencyFormatter::try_new_code(locale.into(), currency, usage.into()),
@@ -1356,7 +1506,11 @@ fn currency_probe(locale: &Locale, currency: CurrencyType, usage: CurrencyUsage,
 
 /// `text` with its number (`run`) replaced by [`NUMBER_MARK`].
 fn mark_number(text: &str, run: &NumberRun) -> Option<String> {
-    Some(format!("{}{NUMBER_MARK}{}", text.get(..run.start)?, text.get(run.end..)?))
+    Some(format!(
+        "{}{NUMBER_MARK}{}",
+        text.get(..run.start)?,
+        text.get(run.end..)?
+    ))
 }
 
 /// The locale's currency patterns, read off a currency whose symbol is one currency sign.
@@ -1368,7 +1522,9 @@ fn plain_currency_patterns(locale: &Locale, symbols: &Symbols) -> Option<(Signed
             let text = currency_probe(locale, currency, usage, CurrencyDisplay::Symbol, value)?;
             let run = find_number(&text, &symbols.digits)?;
             let marked = mark_number(&text, &run)?;
-            let mut signs = marked.char_indices().filter(|&(_, c)| categories.get(c) == GeneralCategory::CurrencySymbol);
+            let mut signs = marked
+                .char_indices()
+                .filter(|&(_, c)| categories.get(c) == GeneralCategory::CurrencySymbol);
             let (at, sign) = signs.next()?;
             if signs.next().is_some() {
                 return None;
@@ -1378,15 +1534,24 @@ fn plain_currency_patterns(locale: &Locale, symbols: &Symbols) -> Option<(Signed
             if [previous, next].into_iter().flatten().any(char::is_alphabetic) {
                 return None;
             }
-            Some(format!("{}{CURRENCY_MARK}{}", marked.get(..at)?, marked.get(at + sign.len_utf8()..)?))
+            Some(format!(
+                "{}{CURRENCY_MARK}{}",
+                marked.get(..at)?,
+                marked.get(at + sign.len_utf8()..)?
+            ))
         };
         let signed = |usage: CurrencyUsage| -> Option<SignedPatterns> {
             let positive = pattern(usage, "7")?;
             let negative = pattern(usage, "-7")?;
             let plus = plus_pattern(&positive, &negative, symbols);
-            Some(SignedPatterns { positive, negative, plus })
+            Some(SignedPatterns {
+                positive,
+                negative,
+                plus,
+            })
         };
-        if let (Some(standard), Some(accounting)) = (signed(CurrencyUsage::Standard), signed(CurrencyUsage::Accounting)) {
+        if let (Some(standard), Some(accounting)) = (signed(CurrencyUsage::Standard), signed(CurrencyUsage::Accounting))
+        {
             return Some((standard, accounting));
         }
     }
@@ -1481,7 +1646,8 @@ fn probe_currency_names(locale: &Locale, own: Symbols, code: &str, currency: Cur
     let fail = || no_data(locale, &format!("the name of the currency {code}"));
     let language = locale.id.language.as_str();
     let refused = PLURALS_DIFFER.binary_search(&language).is_ok()
-        || inherited(CURRENCY_NAMES_REFUSED, locale).is_some_and(|list| *list == "*" || list.split(' ').any(|c| c == code));
+        || inherited(CURRENCY_NAMES_REFUSED, locale)
+            .is_some_and(|list| *list == "*" || list.split(' ').any(|c| c == code));
     if refused {
         return Err(Error::guardrail(format!(
             "writ's data for the name of the currency {code} in the locale \"{locale}\" differs from JavaScript's; use \
@@ -1495,8 +1661,13 @@ fn probe_currency_names(locale: &Locale, own: Symbols, code: &str, currency: Cur
     let mut names: Vec<(PluralCategory, String)> = Vec::new();
     for value in PLURAL_PROBES {
         let amount = decimal(value);
-        for text in [standard.format_fixed_decimal(&amount).to_string(), compact.format_fixed_decimal(&amount).to_string()] {
-            let Some(run) = find_number(&text, &own.digits) else { continue };
+        for text in [
+            standard.format_fixed_decimal(&amount).to_string(),
+            compact.format_fixed_decimal(&amount).to_string(),
+        ] {
+            let Some(run) = find_number(&text, &own.digits) else {
+                continue;
+            };
             // The integer digits are the probe's; the rest is the fraction shown.
             let integer_len = value.split('.').next().map_or(1, str::len);
             let digits: String = run.values.iter().map(|&d| char::from(b'0' + d)).collect();
@@ -1506,7 +1677,9 @@ fn probe_currency_names(locale: &Locale, own: Symbols, code: &str, currency: Cur
             };
             let category = rules.category_for(&decimal(&shown));
             // ICU4X places every name with the root pattern, "{0} {1}".
-            let Some(name) = text.get(run.end..).and_then(|rest| rest.strip_prefix(' ')) else { continue };
+            let Some(name) = text.get(run.end..).and_then(|rest| rest.strip_prefix(' ')) else {
+                continue;
+            };
             if run.start == 0 && names.iter().all(|(known, _)| *known != category) {
                 names.push((category, name.to_owned()));
             }
@@ -1519,8 +1692,13 @@ fn probe_currency_names(locale: &Locale, own: Symbols, code: &str, currency: Cur
         names.push((PluralCategory::Many, other.clone()));
     }
     let mut patterns = Vec::new();
-    for item in inherited(CURRENCY_NAME_PATTERNS, locale).map_or("", |list| *list).split(';') {
-        let Some((name, pattern)) = item.split_once('=') else { continue };
+    for item in inherited(CURRENCY_NAME_PATTERNS, locale)
+        .map_or("", |list| *list)
+        .split(';')
+    {
+        let Some((name, pattern)) = item.split_once('=') else {
+            continue;
+        };
         let category = [
             PluralCategory::Zero,
             PluralCategory::One,
@@ -1532,10 +1710,22 @@ fn probe_currency_names(locale: &Locale, own: Symbols, code: &str, currency: Cur
         .into_iter()
         .find(|&category| category_name(category) == name);
         if let Some(category) = category {
-            patterns.push((category, pattern.replace("{0}", &NUMBER_MARK.to_string()).replace("{1}", &CURRENCY_MARK.to_string())));
+            patterns.push((
+                category,
+                pattern
+                    .replace("{0}", &NUMBER_MARK.to_string())
+                    .replace("{1}", &CURRENCY_MARK.to_string()),
+            ));
         }
     }
-    Ok(StyleData::Currency { symbols: own, text: CurrencyText::Name { locale: plural, names, patterns } })
+    Ok(StyleData::Currency {
+        symbols: own,
+        text: CurrencyText::Name {
+            locale: plural,
+            names,
+            patterns,
+        },
+    })
 }
 
 /// Values whose currency names, together, cover a locale's plural categories.
@@ -1548,7 +1738,14 @@ const PLURAL_PROBES: &[&str] = &[
 fn probe_currency(locale: &Locale, symbols: &Symbols, code: &str, display: CurrencyDisplay) -> Result<StyleData> {
     let fail = || no_data(locale, &format!("the currency {code}"));
     let currency = CurrencyType::try_from_str(code).map_err(|_| fail())?;
-    let big = currency_probe(locale, currency, CurrencyUsage::Standard, CurrencyDisplay::Code, "1234567").ok_or_else(fail)?;
+    let big = currency_probe(
+        locale,
+        currency,
+        CurrencyUsage::Standard,
+        CurrencyDisplay::Code,
+        "1234567",
+    )
+    .ok_or_else(fail)?;
     let own = currency_symbols(&big, symbols);
     if display == CurrencyDisplay::Name {
         return probe_currency_names(locale, own, code, currency);
@@ -1562,7 +1759,14 @@ fn probe_currency(locale: &Locale, symbols: &Symbols, code: &str, display: Curre
         let symbol = symbol_in(&text, &run, &standard.positive).ok_or_else(fail)?;
         fixed_symbol(locale, code, display == CurrencyDisplay::Narrow).unwrap_or(symbol)
     };
-    Ok(StyleData::Currency { symbols: own, text: CurrencyText::Symbol { symbol, standard, accounting } })
+    Ok(StyleData::Currency {
+        symbols: own,
+        text: CurrencyText::Symbol {
+            symbol,
+            standard,
+            accounting,
+        },
+    })
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1609,7 +1813,10 @@ impl Unsigned {
 impl Exact {
     /// Zero.
     fn zero() -> Exact {
-        Exact { digits: Vec::new(), exp: 0 }
+        Exact {
+            digits: Vec::new(),
+            exp: 0,
+        }
     }
 
     /// `digits × 10^exp`, normalized.
@@ -1620,7 +1827,11 @@ impl Exact {
             digits.pop();
             exp += 1;
         }
-        if digits.is_empty() { Exact::zero() } else { Exact { digits, exp } }
+        if digits.is_empty() {
+            Exact::zero()
+        } else {
+            Exact { digits, exp }
+        }
     }
 
     /// The shortest decimal that reads back as `x` (finite, not negative), as ICU starts from.
@@ -1692,7 +1903,11 @@ impl Exact {
 
     /// The magnitude of the most significant digit (0 for zero).
     fn msd(&self) -> i32 {
-        if self.is_zero() { 0 } else { self.exp + i32::try_from(self.digits.len()).unwrap_or(0) - 1 }
+        if self.is_zero() {
+            0
+        } else {
+            self.exp + i32::try_from(self.digits.len()).unwrap_or(0) - 1
+        }
     }
 
     /// The digit at magnitude `m`.
@@ -1700,12 +1915,23 @@ impl Exact {
         if self.is_zero() || m < self.exp || m > self.msd() {
             return 0;
         }
-        usize::try_from(self.msd() - m).ok().and_then(|i| self.digits.get(i)).copied().unwrap_or(0)
+        usize::try_from(self.msd() - m)
+            .ok()
+            .and_then(|i| self.digits.get(i))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// `self × 10^k`.
     fn shifted(&self, k: i32) -> Exact {
-        if self.is_zero() { Exact::zero() } else { Exact { digits: self.digits.clone(), exp: self.exp + k } }
+        if self.is_zero() {
+            Exact::zero()
+        } else {
+            Exact {
+                digits: self.digits.clone(),
+                exp: self.exp + k,
+            }
+        }
     }
 
     /// `self × factor`.
@@ -1745,7 +1971,11 @@ impl Exact {
             let split = len - drop;
             let first = self.digits.get(split).copied().unwrap_or(0);
             let rest = self.digits.get(split + 1..).unwrap_or(&[]);
-            (self.digits.get(..split).unwrap_or(&[]), first, rest.iter().any(|&d| d != 0))
+            (
+                self.digits.get(..split).unwrap_or(&[]),
+                first,
+                rest.iter().any(|&d| d != 0),
+            )
         };
         let last_odd = kept.last().is_some_and(|&d| d % 2 == 1);
         let up = match mode {
@@ -1821,7 +2051,11 @@ impl Digits {
     fn precision(&self, x: &Exact, mode: Unsigned) -> (Shown, i32) {
         let max = count(self.max_significant);
         let min = count(self.min_significant);
-        let value = if x.is_zero() { Exact::zero() } else { x.round_at(x.msd() - max + 1, mode) };
+        let value = if x.is_zero() {
+            Exact::zero()
+        } else {
+            x.round_at(x.msd() - max + 1, mode)
+        };
         let e = value.msd();
         let lowest_nonzero = if value.is_zero() { e } else { value.exp };
         let lowest = 0.min((e - min + 1).min(lowest_nonzero.max(e - max + 1)));
@@ -1838,7 +2072,11 @@ impl Digits {
                 let (significant, significant_magnitude) = self.precision(x, mode);
                 let (fixed, fixed_magnitude) = self.fixed(x, mode);
                 let significant_wins = significant_magnitude <= fixed_magnitude;
-                if significant_wins == (self.rounding == RoundingType::MorePrecision) { significant } else { fixed }
+                if significant_wins == (self.rounding == RoundingType::MorePrecision) {
+                    significant
+                } else {
+                    fixed
+                }
             }
         };
         if self.strip_if_integer && (shown.value.is_zero() || shown.value.exp >= 0) {
@@ -1864,7 +2102,11 @@ enum Sign {
 /// value is `zero`.
 fn sign_of(display: SignDisplay, negative: bool, zero: bool, nan: bool) -> Sign {
     if nan {
-        return if display == SignDisplay::Always { Sign::Plus } else { Sign::None };
+        return if display == SignDisplay::Always {
+            Sign::Plus
+        } else {
+            Sign::None
+        };
     }
     match display {
         SignDisplay::Auto => {
@@ -1958,11 +2200,17 @@ fn fill(pattern: &str, number: &str, currency: &str, spacing: bool) -> String {
     while let Some(c) = chars.next() {
         match c {
             NUMBER_MARK => {
-                if spacing && previous == Some(CURRENCY_MARK) && spaced(currency.chars().next_back(), number.chars().next()) {
+                if spacing
+                    && previous == Some(CURRENCY_MARK)
+                    && spaced(currency.chars().next_back(), number.chars().next())
+                {
                     out.push('\u{a0}');
                 }
                 out.push_str(number);
-                if spacing && chars.peek() == Some(&CURRENCY_MARK) && spaced(currency.chars().next(), number.chars().next_back()) {
+                if spacing
+                    && chars.peek() == Some(&CURRENCY_MARK)
+                    && spaced(currency.chars().next(), number.chars().next_back())
+                {
                     out.push('\u{a0}');
                 }
             }
@@ -1992,7 +2240,11 @@ fn plural_digits(ascii: &str) -> String {
     let low = integer.get(integer.len().saturating_sub(18)..).unwrap_or(integer);
     let low = low.trim_start_matches('0');
     let low = if low.is_empty() { "0" } else { low };
-    if fraction.is_empty() { low.to_owned() } else { format!("{low}.{fraction}") }
+    if fraction.is_empty() {
+        low.to_owned()
+    } else {
+        format!("{low}.{fraction}")
+    }
 }
 
 impl NumberFormat {
@@ -2034,7 +2286,17 @@ impl NumberFormat {
             let shown = self.digits.round(&exact, negative);
             let slot = match (self.style, self.accounting) {
                 // A currency name goes with the decimal pattern's grouping.
-                (Style::Currency, _) if matches!(data.style, StyleData::Currency { text: CurrencyText::Name { .. }, .. }) => None,
+                (Style::Currency, _)
+                    if matches!(
+                        data.style,
+                        StyleData::Currency {
+                            text: CurrencyText::Name { .. },
+                            ..
+                        }
+                    ) =>
+                {
+                    None
+                }
                 (Style::Percent, _) => Some(0),
                 (Style::Currency, false) => Some(1),
                 (Style::Currency, true) => Some(2),
@@ -2064,11 +2326,27 @@ impl NumberFormat {
         Ok(match &data.style {
             StyleData::Decimal => signed(&body),
             StyleData::Percent(patterns) => fill(&pick(patterns), &body, "", false),
-            StyleData::Currency { text: CurrencyText::Symbol { symbol, standard, accounting }, .. } => {
+            StyleData::Currency {
+                text:
+                    CurrencyText::Symbol {
+                        symbol,
+                        standard,
+                        accounting,
+                    },
+                ..
+            } => {
                 let patterns = if self.accounting { accounting } else { standard };
                 fill(&pick(patterns), &body, symbol, true)
             }
-            StyleData::Currency { text: CurrencyText::Name { locale, names, patterns }, .. } => {
+            StyleData::Currency {
+                text:
+                    CurrencyText::Name {
+                        locale,
+                        names,
+                        patterns,
+                    },
+                ..
+            } => {
                 let category = match &ascii {
                     Some(ascii) => PluralRules::try_new_cardinal(locale.into())
                         .map(|rules| rules.category_for(&decimal(&plural_digits(ascii))))
@@ -2084,7 +2362,10 @@ impl NumberFormat {
                     )));
                 };
                 let default = format!("{NUMBER_MARK} {CURRENCY_MARK}");
-                let pattern = patterns.iter().find(|(known, _)| *known == category).map_or(default.as_str(), |(_, p)| p);
+                let pattern = patterns
+                    .iter()
+                    .find(|(known, _)| *known == category)
+                    .map_or(default.as_str(), |(_, p)| p);
                 fill(pattern, &signed(&body), name, false)
             }
         })
@@ -2145,11 +2426,12 @@ fn node_collation(language: &str, kind: &str) -> Option<&'static str> {
         ("zh", "unihan"),
         ("zh", "zhuyin"),
     ];
-    EVERYWHERE
-        .iter()
-        .copied()
-        .find(|&known| known == kind)
-        .or_else(|| SPECIFIC.iter().find(|&&(lang, known)| lang == language && known == kind).map(|&(_, known)| known))
+    EVERYWHERE.iter().copied().find(|&known| known == kind).or_else(|| {
+        SPECIFIC
+            .iter()
+            .find(|&&(lang, known)| lang == language && known == kind)
+            .map(|&(_, known)| known)
+    })
 }
 
 impl CollatorSpec {
@@ -2205,10 +2487,14 @@ impl CollatorSpec {
         }
         let keyword = |name: &str| -> Option<String> {
             let key = name.parse().ok()?;
-            keywords.and_then(|keywords| keywords.get(&key)).map(|value| value.to_string())
+            keywords
+                .and_then(|keywords| keywords.get(&key))
+                .map(|value| value.to_string())
         };
         let language = locale.id.language.as_str();
-        let collation = collation.or_else(|| keyword("co")).and_then(|kind| node_collation(language, &kind));
+        let collation = collation
+            .or_else(|| keyword("co"))
+            .and_then(|kind| node_collation(language, &kind));
         let numeric = numeric.or_else(|| match keyword("kn").as_deref() {
             Some("" | "true") => Some(true),
             Some("false") => Some(false),
@@ -2234,7 +2520,15 @@ impl CollatorSpec {
                 "The collation \"{kind}\" is not supported; compare with the locale's default collation"
             )));
         }
-        Ok(CollatorSpec { locale, collation, strength, case_level, case_first, numeric, shifted: ignore_punctuation })
+        Ok(CollatorSpec {
+            locale,
+            collation,
+            strength,
+            case_level,
+            case_first,
+            numeric,
+            shifted: ignore_punctuation,
+        })
     }
 
     /// The cache key: everything the collator is built from.
@@ -2255,14 +2549,19 @@ impl CollatorSpec {
         };
         let mut prefs = CollatorPreferences::from(&locale);
         if let Some(kind) = self.collation {
-            prefs.collation_type = KeywordValue::try_from_str(kind).ok().and_then(|v| CollationType::try_from(&v).ok());
+            prefs.collation_type = KeywordValue::try_from_str(kind)
+                .ok()
+                .and_then(|v| CollationType::try_from(&v).ok());
         }
         if let Some(case_first) = self.case_first {
             prefs.case_first = Some(case_first);
         }
         if let Some(numeric) = self.numeric {
-            prefs.numeric_ordering =
-                Some(if numeric { CollationNumericOrdering::True } else { CollationNumericOrdering::False });
+            prefs.numeric_ordering = Some(if numeric {
+                CollationNumericOrdering::True
+            } else {
+                CollationNumericOrdering::False
+            });
         }
         let mut options = CollatorOptions::default();
         options.strength = self.strength;
@@ -2273,7 +2572,10 @@ impl CollatorSpec {
             options.alternate_handling = Some(AlternateHandling::Shifted);
         }
         Collator::try_new(prefs, options).map_err(|_| {
-            Error::guardrail(format!("writ has no collation data for the locale \"{}\"; compare with \"en\"", self.locale))
+            Error::guardrail(format!(
+                "writ has no collation data for the locale \"{}\"; compare with \"en\"",
+                self.locale
+            ))
         })
     }
 }
@@ -2315,7 +2617,9 @@ struct Cache<T> {
 impl<T> Cache<T> {
     /// An empty cache.
     const fn new() -> Cache<T> {
-        Cache { entries: VecDeque::new() }
+        Cache {
+            entries: VecDeque::new(),
+        }
     }
 }
 
@@ -2331,8 +2635,17 @@ fn lock<T>(cache: &Mutex<Cache<T>>) -> std::sync::MutexGuard<'_, Cache<T>> {
 }
 
 /// The entry for `key`, built with `build` if missing; also whether it was built.
-fn cached_with_flag<T>(cache: &Mutex<Cache<T>>, key: &str, build: impl FnOnce() -> Result<T>) -> Result<(Arc<T>, bool)> {
-    if let Some(hit) = lock(cache).entries.iter().find(|(known, _)| known == key).map(|(_, value)| Arc::clone(value)) {
+fn cached_with_flag<T>(
+    cache: &Mutex<Cache<T>>,
+    key: &str,
+    build: impl FnOnce() -> Result<T>,
+) -> Result<(Arc<T>, bool)> {
+    if let Some(hit) = lock(cache)
+        .entries
+        .iter()
+        .find(|(known, _)| known == key)
+        .map(|(_, value)| Arc::clone(value))
+    {
         return Ok((hit, false));
     }
     // Built outside the lock: another evaluation may build the same entry meanwhile.
@@ -2356,64 +2669,195 @@ fn cached<T>(cache: &Mutex<Cache<T>>, key: &str, build: impl FnOnce() -> Result<
 
 /// The languages node formats numbers for; a tag in another language falls to the next one.
 const NODE_LANGUAGES: &[&str] = &[
-    "af", "agq", "ak", "am", "ar", "ars", "as", "asa", "ast", "az", "ba", "bas",
-    "be", "bem", "bez", "bg", "bgc", "bho", "blo", "bm", "bn", "bo", "br", "brx",
-    "bs", "bua", "ca", "ccp", "ce", "ceb", "cgg", "chr", "ckb", "cs", "csw", "cv",
-    "cy", "da", "dav", "de", "dje", "doi", "dsb", "dua", "dyo", "dz", "ebu", "ee",
-    "el", "en", "eo", "es", "et", "eu", "ewo", "fa", "ff", "fi", "fil", "fo",
-    "fr", "fur", "fy", "ga", "gaa", "gd", "gl", "gsw", "gu", "guz", "gv", "ha",
-    "haw", "he", "hi", "hr", "hsb", "hu", "hy", "ia", "id", "ie", "ig", "ii",
-    "is", "it", "ja", "jgo", "jmc", "jv", "ka", "kab", "kam", "kde", "kea", "kgp",
-    "khq", "ki", "kk", "kkj", "kl", "kln", "km", "kn", "ko", "kok", "ks", "ksb",
-    "ksf", "ksh", "ku", "kw", "kxv", "ky", "lb", "lg", "lij", "lmo", "ln", "lo",
-    "lrc", "lt", "lu", "luo", "luy", "lv", "mai", "mas", "mer", "mfe", "mg", "mgh",
-    "mi", "mk", "ml", "mn", "mni", "mr", "ms", "mt", "mua", "my", "mzn", "naq",
-    "nb", "nd", "nds", "ne", "nl", "nmg", "nn", "nnh", "no", "nqo", "nso", "nus",
-    "nyn", "oc", "om", "or", "os", "pa", "pcm", "pl", "pms", "prg", "ps", "pt",
-    "qu", "raj", "rm", "rn", "ro", "rof", "ru", "rw", "rwk", "sa", "sah", "saq",
-    "sat", "sbp", "sc", "scn", "sd", "se", "seh", "ses", "sg", "shi", "shn", "si",
-    "sk", "sl", "smn", "sn", "so", "sq", "sr", "st", "su", "sv", "sw", "syr",
-    "szl", "ta", "te", "teo", "tg", "th", "ti", "tk", "tn", "to", "tok", "tr",
-    "tt", "twq", "tyv", "tzm", "ug", "uk", "ur", "uz", "vai", "vec", "vi", "vmw",
-    "vun", "wae", "wo", "xh", "xnr", "xog", "yav", "yi", "yo", "yrl", "yue", "zgh",
-    "zh", "zu",];
+    "af", "agq", "ak", "am", "ar", "ars", "as", "asa", "ast", "az", "ba", "bas", "be", "bem", "bez", "bg", "bgc",
+    "bho", "blo", "bm", "bn", "bo", "br", "brx", "bs", "bua", "ca", "ccp", "ce", "ceb", "cgg", "chr", "ckb", "cs",
+    "csw", "cv", "cy", "da", "dav", "de", "dje", "doi", "dsb", "dua", "dyo", "dz", "ebu", "ee", "el", "en", "eo", "es",
+    "et", "eu", "ewo", "fa", "ff", "fi", "fil", "fo", "fr", "fur", "fy", "ga", "gaa", "gd", "gl", "gsw", "gu", "guz",
+    "gv", "ha", "haw", "he", "hi", "hr", "hsb", "hu", "hy", "ia", "id", "ie", "ig", "ii", "is", "it", "ja", "jgo",
+    "jmc", "jv", "ka", "kab", "kam", "kde", "kea", "kgp", "khq", "ki", "kk", "kkj", "kl", "kln", "km", "kn", "ko",
+    "kok", "ks", "ksb", "ksf", "ksh", "ku", "kw", "kxv", "ky", "lb", "lg", "lij", "lmo", "ln", "lo", "lrc", "lt", "lu",
+    "luo", "luy", "lv", "mai", "mas", "mer", "mfe", "mg", "mgh", "mi", "mk", "ml", "mn", "mni", "mr", "ms", "mt",
+    "mua", "my", "mzn", "naq", "nb", "nd", "nds", "ne", "nl", "nmg", "nn", "nnh", "no", "nqo", "nso", "nus", "nyn",
+    "oc", "om", "or", "os", "pa", "pcm", "pl", "pms", "prg", "ps", "pt", "qu", "raj", "rm", "rn", "ro", "rof", "ru",
+    "rw", "rwk", "sa", "sah", "saq", "sat", "sbp", "sc", "scn", "sd", "se", "seh", "ses", "sg", "shi", "shn", "si",
+    "sk", "sl", "smn", "sn", "so", "sq", "sr", "st", "su", "sv", "sw", "syr", "szl", "ta", "te", "teo", "tg", "th",
+    "ti", "tk", "tn", "to", "tok", "tr", "tt", "twq", "tyv", "tzm", "ug", "uk", "ur", "uz", "vai", "vec", "vi", "vmw",
+    "vun", "wae", "wo", "xh", "xnr", "xog", "yav", "yi", "yo", "yrl", "yue", "zgh", "zh", "zu",
+];
 
 /// The languages of [`NODE_LANGUAGES`] ICU4X's compiled data has nothing for.
 const ICU4X_LACKS: &[&str] = &[
-    "agq", "ars", "asa", "bas", "bem", "bez", "bm", "bo", "ccp", "ce", "cgg", "dav",
-    "dje", "dua", "dyo", "dz", "ebu", "ewo", "ff", "fur", "gsw", "guz", "gv", "haw",
-    "jgo", "jmc", "kab", "kam", "kde", "khq", "kkj", "kl", "kln", "ksb", "ksf", "kw",
-    "lg", "ln", "lrc", "lu", "luo", "luy", "mas", "mer", "mfe", "mg", "mgh", "mua",
-    "mzn", "naq", "nd", "nmg", "nnh", "nus", "nyn", "os", "rn", "rof", "rwk", "saq",
-    "sbp", "se", "seh", "ses", "sg", "shi", "smn", "sn", "teo", "tok", "twq", "tzm",
-    "vai", "vun", "wae", "xog", "yav", "yi", "zgh",];
+    "agq", "ars", "asa", "bas", "bem", "bez", "bm", "bo", "ccp", "ce", "cgg", "dav", "dje", "dua", "dyo", "dz", "ebu",
+    "ewo", "ff", "fur", "gsw", "guz", "gv", "haw", "jgo", "jmc", "kab", "kam", "kde", "khq", "kkj", "kl", "kln", "ksb",
+    "ksf", "kw", "lg", "ln", "lrc", "lu", "luo", "luy", "mas", "mer", "mfe", "mg", "mgh", "mua", "mzn", "naq", "nd",
+    "nmg", "nnh", "nus", "nyn", "os", "rn", "rof", "rwk", "saq", "sbp", "se", "seh", "ses", "sg", "shi", "smn", "sn",
+    "teo", "tok", "twq", "tzm", "vai", "vun", "wae", "xog", "yav", "yi", "zgh",
+];
 
 /// The language-script pairs node has locales for; another script resolves to the language.
 const SCRIPT_LOCALES: &[&str] = &[
-    "az-Cyrl", "az-Latn", "bs-Cyrl", "bs-Latn", "ff-Adlm", "ff-Latn", "hi-Latn", "kk-Arab",
-    "kk-Cyrl", "kok-Deva", "kok-Latn", "ks-Arab", "ks-Deva", "ku-Latn", "kxv-Deva", "kxv-Latn",
-    "kxv-Orya", "kxv-Telu", "mni-Beng", "pa-Arab", "pa-Guru", "sat-Olck", "sd-Arab", "sd-Deva",
-    "shi-Latn", "shi-Tfng", "sr-Cyrl", "sr-Latn", "su-Latn", "uz-Arab", "uz-Cyrl", "uz-Latn",
-    "vai-Latn", "vai-Vaii", "yue-Hans", "yue-Hant", "zh-Hans", "zh-Hant",];
+    "az-Cyrl", "az-Latn", "bs-Cyrl", "bs-Latn", "ff-Adlm", "ff-Latn", "hi-Latn", "kk-Arab", "kk-Cyrl", "kok-Deva",
+    "kok-Latn", "ks-Arab", "ks-Deva", "ku-Latn", "kxv-Deva", "kxv-Latn", "kxv-Orya", "kxv-Telu", "mni-Beng", "pa-Arab",
+    "pa-Guru", "sat-Olck", "sd-Arab", "sd-Deva", "shi-Latn", "shi-Tfng", "sr-Cyrl", "sr-Latn", "su-Latn", "uz-Arab",
+    "uz-Cyrl", "uz-Latn", "vai-Latn", "vai-Vaii", "yue-Hans", "yue-Hant", "zh-Hans", "zh-Hant",
+];
 
 /// The locales node's collator has; a tag resolves to the longest of them it starts with.
 const COLLATOR_LOCALES: &[&str] = &[
-    "af", "am", "ar", "ar-SA", "as", "az", "be", "bg", "blo", "bn",
-    "bo", "br", "bs", "bs-Cyrl", "ca", "ceb", "chr", "cs", "cy", "da",
-    "de", "de-AT", "dsb", "dz", "ee", "el", "en", "en-US", "eo", "es",
-    "et", "fa", "fa-AF", "ff", "ff-Adlm", "fi", "fil", "fo", "fr", "fr-CA",
-    "fy", "ga", "gl", "gu", "ha", "haw", "he", "he-IL", "hi", "hr",
-    "hsb", "hu", "hy", "id", "id-ID", "ig", "is", "it", "ja", "ka",
-    "kk", "kk-Arab", "kl", "km", "kn", "ko", "kok", "ku", "ky", "lb",
-    "lij", "lkt", "ln", "lo", "lt", "lv", "mk", "ml", "mn", "mr",
-    "ms", "mt", "my", "nb", "nb-NO", "ne", "nl", "nn", "no", "nso",
-    "om", "or", "pa", "pa-Guru", "pa-Guru-IN", "pa-IN", "pl", "ps", "pt", "ro",
-    "ru", "sa", "se", "si", "sk", "sl", "smn", "sq", "sr", "sr-BA",
-    "sr-Cyrl", "sr-Cyrl-BA", "sr-Cyrl-ME", "sr-Cyrl-RS", "sr-Latn", "sr-Latn-BA", "sr-Latn-RS", "sr-ME", "sr-RS", "st",
-    "sv", "sw", "ta", "te", "th", "tk", "tn", "to", "tr", "ug",
-    "uk", "ur", "uz", "vi", "wae", "wo", "xh", "yi", "yo", "zh",
-    "zh-CN", "zh-HK", "zh-Hans", "zh-Hans-CN", "zh-Hans-SG", "zh-Hant", "zh-Hant-HK", "zh-Hant-MO", "zh-Hant-TW", "zh-MO",
-    "zh-SG", "zh-TW", "zu",];
+    "af",
+    "am",
+    "ar",
+    "ar-SA",
+    "as",
+    "az",
+    "be",
+    "bg",
+    "blo",
+    "bn",
+    "bo",
+    "br",
+    "bs",
+    "bs-Cyrl",
+    "ca",
+    "ceb",
+    "chr",
+    "cs",
+    "cy",
+    "da",
+    "de",
+    "de-AT",
+    "dsb",
+    "dz",
+    "ee",
+    "el",
+    "en",
+    "en-US",
+    "eo",
+    "es",
+    "et",
+    "fa",
+    "fa-AF",
+    "ff",
+    "ff-Adlm",
+    "fi",
+    "fil",
+    "fo",
+    "fr",
+    "fr-CA",
+    "fy",
+    "ga",
+    "gl",
+    "gu",
+    "ha",
+    "haw",
+    "he",
+    "he-IL",
+    "hi",
+    "hr",
+    "hsb",
+    "hu",
+    "hy",
+    "id",
+    "id-ID",
+    "ig",
+    "is",
+    "it",
+    "ja",
+    "ka",
+    "kk",
+    "kk-Arab",
+    "kl",
+    "km",
+    "kn",
+    "ko",
+    "kok",
+    "ku",
+    "ky",
+    "lb",
+    "lij",
+    "lkt",
+    "ln",
+    "lo",
+    "lt",
+    "lv",
+    "mk",
+    "ml",
+    "mn",
+    "mr",
+    "ms",
+    "mt",
+    "my",
+    "nb",
+    "nb-NO",
+    "ne",
+    "nl",
+    "nn",
+    "no",
+    "nso",
+    "om",
+    "or",
+    "pa",
+    "pa-Guru",
+    "pa-Guru-IN",
+    "pa-IN",
+    "pl",
+    "ps",
+    "pt",
+    "ro",
+    "ru",
+    "sa",
+    "se",
+    "si",
+    "sk",
+    "sl",
+    "smn",
+    "sq",
+    "sr",
+    "sr-BA",
+    "sr-Cyrl",
+    "sr-Cyrl-BA",
+    "sr-Cyrl-ME",
+    "sr-Cyrl-RS",
+    "sr-Latn",
+    "sr-Latn-BA",
+    "sr-Latn-RS",
+    "sr-ME",
+    "sr-RS",
+    "st",
+    "sv",
+    "sw",
+    "ta",
+    "te",
+    "th",
+    "tk",
+    "tn",
+    "to",
+    "tr",
+    "ug",
+    "uk",
+    "ur",
+    "uz",
+    "vi",
+    "wae",
+    "wo",
+    "xh",
+    "yi",
+    "yo",
+    "zh",
+    "zh-CN",
+    "zh-HK",
+    "zh-Hans",
+    "zh-Hans-CN",
+    "zh-Hans-SG",
+    "zh-Hant",
+    "zh-Hant-HK",
+    "zh-Hant-MO",
+    "zh-Hant-TW",
+    "zh-MO",
+    "zh-SG",
+    "zh-TW",
+    "zu",
+];
 
 /// The group sizes of a style's CLDR pattern where they are not the decimal pattern's (Indian
 /// grouping for decimals, Western for percentages or currencies), per locale.
@@ -2520,20 +2964,41 @@ const PLURALS_DIFFER: &[&str] = &[
 const CURRENCY_SYMBOL_FIXES: &[(&str, (&str, &str))] = &[
     ("af", ("CAD MXN PHP USD", "CHF")),
     ("am", ("PHP", "CHF")),
-    ("ar", ("AED=د.إ. BHD=د.ب. DZD=د.ج. EGP=ج.م. IQD=د.ع. JOD=د.أ. KWD=د.ك. LBP=ل.ل. LYD=د.ل. MAD=د.م. OMR=ر.ع. PHP QAR=ر.ق. SAR=ر.س. SYP=ل.س. TND=د.ت. YER=ر.ي.", "AED=د.إ. BHD=د.ب. CHF DZD=د.ج. IQD=د.ع. JOD=د.أ. KWD=د.ك. LYD=د.ل. MAD=د.م. OMR=ر.ع. QAR=ر.ق. SAR=ر.س. TND=د.ت. YER=ر.ي.")),
-    ("ar-LB", ("AED=د.إ. BHD=د.ب. DZD=د.ج. EGP=ج.م. IQD=د.ع. JOD=د.أ. KWD=د.ك. LBP=ل.ل. LYD=د.ل. MAD=د.م. OMR=ر.ع. PHP QAR=ر.ق. SAR=ر.س. SDG SYP=ل.س. TND=د.ت. YER=ر.ي.", "AED=د.إ. BHD=د.ب. CHF DZD=د.ج. IQD=د.ع. JOD=د.أ. KWD=د.ك. LYD=د.ل. MAD=د.م. OMR=ر.ع. QAR=ر.ق. SAR=ر.س. SDG TND=د.ت. YER=ر.ي.")),
+    (
+        "ar",
+        (
+            "AED=د.إ. BHD=د.ب. DZD=د.ج. EGP=ج.م. IQD=د.ع. JOD=د.أ. KWD=د.ك. LBP=ل.ل. LYD=د.ل. MAD=د.م. OMR=ر.ع. PHP QAR=ر.ق. SAR=ر.س. SYP=ل.س. TND=د.ت. YER=ر.ي.",
+            "AED=د.إ. BHD=د.ب. CHF DZD=د.ج. IQD=د.ع. JOD=د.أ. KWD=د.ك. LYD=د.ل. MAD=د.م. OMR=ر.ع. QAR=ر.ق. SAR=ر.س. TND=د.ت. YER=ر.ي.",
+        ),
+    ),
+    (
+        "ar-LB",
+        (
+            "AED=د.إ. BHD=د.ب. DZD=د.ج. EGP=ج.م. IQD=د.ع. JOD=د.أ. KWD=د.ك. LBP=ل.ل. LYD=د.ل. MAD=د.م. OMR=ر.ع. PHP QAR=ر.ق. SAR=ر.س. SDG SYP=ل.س. TND=د.ت. YER=ر.ي.",
+            "AED=د.إ. BHD=د.ب. CHF DZD=د.ج. IQD=د.ع. JOD=د.أ. KWD=د.ك. LYD=د.ل. MAD=د.م. OMR=ر.ع. QAR=ر.ق. SAR=ر.س. SDG TND=د.ت. YER=ر.ي.",
+        ),
+    ),
     ("as", ("PHP", "CHF")),
     ("ast", ("PHP", "CHF DKK HRK ISK NOK PLN SEK")),
     ("az", ("PHP", "CHF")),
     ("az-Cyrl", ("AZN=₼", "CHF")),
     ("az-Latn", ("PHP", "CHF")),
     ("be", ("BRL CAD NZD PHP", "CHF")),
-    ("bg", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD VND XCD", "AMD ARS AUD AZN BBD BDT BMD BND BRL BSD BZD CAD CHF CLP CNY COP CRC CUP DOP FJD FKP GHS GIP GYD HKD ILS INR JMD KHR KRW KYD KZT LAK LRD MNT MXN NAD NGN NZD PHP PYG RON SBD SGD SRD SSP TRY TTD TWD UAH UYU VND")),
+    (
+        "bg",
+        (
+            "AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD VND XCD",
+            "AMD ARS AUD AZN BBD BDT BMD BND BRL BSD BZD CAD CHF CLP CNY COP CRC CUP DOP FJD FKP GHS GIP GYD HKD ILS INR JMD KHR KRW KYD KZT LAK LRD MNT MXN NAD NGN NZD PHP PYG RON SBD SGD SRD SSP TRY TTD TWD UAH UYU VND",
+        ),
+    ),
     ("bn", ("PHP", "CHF")),
     ("br", ("BRL CNY ILS JPY KRW PHP TWD VND XCD", "CHF")),
     ("brx", ("", "CHF=स\u{93f}.ऐत\u{94d}स.एफ")),
     ("bs", ("AUD BRL CAD CNY GBP HKD ILS MXN NZD PHP USD XCD XPF", "CHF XPF")),
-    ("bs-Latn", ("AUD BRL CAD CNY GBP HKD ILS MXN NZD PHP USD XCD XPF", "CHF XPF")),
+    (
+        "bs-Latn",
+        ("AUD BRL CAD CNY GBP HKD ILS MXN NZD PHP USD XCD XPF", "CHF XPF"),
+    ),
     ("ca", ("BRL CAD CNY MXN PHP USD XCD XCG", "CHF XCG")),
     ("chr", ("PHP", "CHF")),
     ("ckb", ("IQD=د.ع.", "CHF IQD=د.ع.")),
@@ -2545,43 +3010,178 @@ const CURRENCY_SYMBOL_FIXES: &[(&str, (&str, &str))] = &[
     ("de-LI", ("EUR PHP", "CHF SYP")),
     ("dsb", ("AUD", "CHF")),
     ("el", ("PHP", "CHF")),
-    ("en-AU", ("BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("eo", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XCG XOF XPF", "CHF XAF XCG XOF XPF")),
-    ("es", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD XAF XCD XOF", "CHF EGP XAF XOF")),
-    ("es-419", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD USD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-AR", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-BR", ("AUD CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD USD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-CL", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-CO", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-CU", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-DO", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-EC", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-GQ", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD XCD XOF", "CHF EGP XOF")),
-    ("es-MX", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW NZD PHP THB TWD USD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-PH", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD TWD XAF XCD XOF", "CHF EGP XAF XOF")),
-    ("es-PR", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-SV", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-US", ("AUD BRL CAD CNY EUR GBP HKD ILS INR KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
-    ("es-UY", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF", "CHF XAF XOF")),
+    (
+        "en-AU",
+        (
+            "BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "eo",
+        (
+            "AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XCG XOF XPF",
+            "CHF XAF XCG XOF XPF",
+        ),
+    ),
+    (
+        "es",
+        (
+            "AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD XAF XCD XOF",
+            "CHF EGP XAF XOF",
+        ),
+    ),
+    (
+        "es-419",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD USD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-AR",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-BR",
+        (
+            "AUD CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD USD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-CL",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-CO",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-CU",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-DO",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-EC",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-GQ",
+        (
+            "AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD XCD XOF",
+            "CHF EGP XOF",
+        ),
+    ),
+    (
+        "es-MX",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW NZD PHP THB TWD USD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-PH",
+        (
+            "AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD TWD XAF XCD XOF",
+            "CHF EGP XAF XOF",
+        ),
+    ),
+    (
+        "es-PR",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-SV",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-US",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR KRW MXN NZD PHP THB TWD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
+    (
+        "es-UY",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP THB TWD VND XAF XCD XOF",
+            "CHF XAF XOF",
+        ),
+    ),
     ("et", ("PHP", "CHF")),
     ("eu", ("PHP", "CHF")),
     ("fa", ("PHP", "CHF")),
-    ("fi", ("AUD BRL CAD CNY HKD ILS INR KRW MXN NZD PHP TWD VND XCD XPF", "AOA ARS AUD BAM BBD BDT BMD BND BOB BRL BSD BWP BZD CAD CHF CLP CNY COP CRC CUC CUP CZK DKK DOP EGP FJD FKP GEL GIP GNF GTQ GYD HKD HNL HRK HUF IDR ILS INR ISK JMD KHR KMF KPW KRW KYD KZT LAK LBP LKR LRD MGA MMK MNT MUR MXN MYR NAD NGN NIO NOK NPR NZD PHP PKR PLN PYG RON RWF SBD SEK SGD SHP SRD SSP SYP THB TOP TRY TTD TWD UAH UYU VND XCD XPF ZAR ZMW")),
+    (
+        "fi",
+        (
+            "AUD BRL CAD CNY HKD ILS INR KRW MXN NZD PHP TWD VND XCD XPF",
+            "AOA ARS AUD BAM BBD BDT BMD BND BOB BRL BSD BWP BZD CAD CHF CLP CNY COP CRC CUC CUP CZK DKK DOP EGP FJD FKP GEL GIP GNF GTQ GYD HKD HNL HRK HUF IDR ILS INR ISK JMD KHR KMF KPW KRW KYD KZT LAK LBP LKR LRD MGA MMK MNT MUR MXN MYR NAD NGN NIO NOK NPR NZD PHP PKR PLN PYG RON RWF SBD SEK SGD SHP SRD SSP SYP THB TOP TRY TTD TWD UAH UYU VND XCD XPF ZAR ZMW",
+        ),
+    ),
     ("fo", ("PHP", "CHF")),
     ("fr", ("CNY HKD JPY PHP TWD XCD", "CHF")),
-    ("fr-CA", ("ARS BMD BND BZD CLP COP FJD FKP GIP ILS INR KRW LBP MXN NAD PHP SBD SRD TTD TWD UYU VND WST XAF XCD XOF XPF", "CHF GEL WST XAF XOF XPF")),
+    (
+        "fr-CA",
+        (
+            "ARS BMD BND BZD CLP COP FJD FKP GIP ILS INR KRW LBP MXN NAD PHP SBD SRD TTD TWD UYU VND WST XAF XCD XOF XPF",
+            "CHF GEL WST XAF XOF XPF",
+        ),
+    ),
     ("fy", ("XPF", "CHF XPF")),
     ("gd", ("PHP", "CHF")),
     ("gl", ("PHP XCD", "CHF")),
     ("gu", ("PHP", "CHF")),
     ("he", ("CNY=CN¥ PHP", "CHF")),
     ("hi", ("PHP", "CHF")),
-    ("hr", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XCD XPF", "CHF XPF")),
+    (
+        "hr",
+        (
+            "AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XCD XPF",
+            "CHF XPF",
+        ),
+    ),
     ("hsb", ("AUD", "CHF")),
-    ("hu", ("AUD BRL CAD CNY EUR GBP HKD ILS INR KRW MXN NZD PHP TWD USD VND XCD", "CHF")),
+    (
+        "hu",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR KRW MXN NZD PHP TWD USD VND XCD",
+            "CHF",
+        ),
+    ),
     ("hy", ("PHP", "CHF")),
     ("id", ("PHP", "CHF")),
-    ("is", ("AUD BRL CAD EUR GBP INR KRW MXN NZD PHP TWD USD VND XCG", "CHF XCG")),
+    (
+        "is",
+        ("AUD BRL CAD EUR GBP INR KRW MXN NZD PHP TWD USD VND XCG", "CHF XCG"),
+    ),
     ("it", ("BRL HKD INR JPY KRW MXN TWD USD VND", "CHF")),
     ("ja", ("PHP", "CHF")),
     ("ka", ("AUD CNY HKD ILS INR JPY KRW NZD PHP VND", "CHF")),
@@ -2596,7 +3196,13 @@ const CURRENCY_SYMBOL_FIXES: &[(&str, (&str, &str))] = &[
     ("ky", ("AUD BRL CAD GBP HKD ILS INR KRW MXN NZD PHP TWD USD XCD", "CHF")),
     ("lb", ("PHP", "CHF")),
     ("lo", ("PHP", "CHF")),
-    ("lt", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XOF XPF", "BDT CHF ILS INR KHR LAK MNT VND XAF XOF XPF")),
+    (
+        "lt",
+        (
+            "AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XOF XPF",
+            "BDT CHF ILS INR KHR LAK MNT VND XAF XOF XPF",
+        ),
+    ),
     ("lv", ("PHP", "CHF GHS")),
     ("mk", ("AUD CNY GBP HKD ILS INR JPY KRW NZD PHP TWD VND", "CHF")),
     ("ml", ("PHP", "CHF")),
@@ -2606,20 +3212,44 @@ const CURRENCY_SYMBOL_FIXES: &[(&str, (&str, &str))] = &[
     ("mt", ("PHP", "CHF")),
     ("ne", ("PHP", "CHF")),
     ("nl", ("PHP XPF", "BYN=р. CHF XPF")),
-    ("nn", ("AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XPF", "CHF XAF XPF")),
-    ("no", ("AUD BRL CAD CNY HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XPF", "CHF XAF XPF")),
+    (
+        "nn",
+        (
+            "AUD BRL CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XPF",
+            "CHF XAF XPF",
+        ),
+    ),
+    (
+        "no",
+        (
+            "AUD BRL CAD CNY HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XPF",
+            "CHF XAF XPF",
+        ),
+    ),
     ("nqo", ("", "CHF=ߛߥߝ")),
     ("or", ("PHP", "CHF")),
     ("pa", ("PHP", "CHF")),
     ("pa-Arab", ("PKR=ر", "CHF")),
     ("pa-Guru", ("PHP", "CHF")),
     ("pcm", ("PHP", "CHF")),
-    ("pl", ("AUD CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XCG", "CHF XCG")),
+    (
+        "pl",
+        (
+            "AUD CAD CNY GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XCG",
+            "CHF XCG",
+        ),
+    ),
     ("pt", ("PHP", "CHF")),
     ("qu", ("PHP", "CHF")),
     ("qu-BO", ("PEN PHP", "CHF PEN")),
     ("qu-EC", ("PEN PHP", "CHF PEN")),
-    ("ro", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XCD", "CHF")),
+    (
+        "ro",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XCD",
+            "CHF",
+        ),
+    ),
     ("root", ("", "CHF")),
     ("ru", ("PHP", "CHF")),
     ("sd", ("PHP", "CHF")),
@@ -2627,7 +3257,13 @@ const CURRENCY_SYMBOL_FIXES: &[(&str, (&str, &str))] = &[
     ("si", ("PHP", "CHF")),
     ("sk", ("AUD BRL CAD CNY GBP HKD INR JPY KRW NZD PHP TWD USD VND", "CHF")),
     ("sl", ("AUD BRL CAD GBP MXN NZD PHP TWD XCD", "CHF")),
-    ("sq", ("BRL PHP", "AFN AMD AOA ARS AUD AZN BAM BBD BDT BMD BND BOB BRL BSD BWP BZD CAD CHF CLP CNY COP CRC CUC CUP CZK DKK DOP EGP FJD FKP GBP GEL GIP GNF GTQ GYD HNL HRK HUF IDR ILS INR ISK JMD JPY KHR KMF KPW KRW KYD KZT LAK LBP LKR LRD MGA MMK MNT MUR MXN MYR NAD NGN NIO NOK NPR NZD PHP PKR PLN PYG RON RUB RWF SBD SEK SGD SHP SRD SSP STN SYP THB TOP TRY TTD TWD UAH USD UYU VND XCD ZAR ZMW")),
+    (
+        "sq",
+        (
+            "BRL PHP",
+            "AFN AMD AOA ARS AUD AZN BAM BBD BDT BMD BND BOB BRL BSD BWP BZD CAD CHF CLP CNY COP CRC CUC CUP CZK DKK DOP EGP FJD FKP GBP GEL GIP GNF GTQ GYD HNL HRK HUF IDR ILS INR ISK JMD JPY KHR KMF KPW KRW KYD KZT LAK LBP LKR LRD MGA MMK MNT MUR MXN MYR NAD NGN NIO NOK NPR NZD PHP PKR PLN PYG RON RUB RWF SBD SEK SGD SHP SRD SSP STN SYP THB TOP TRY TTD TWD UAH USD UYU VND XCD ZAR ZMW",
+        ),
+    ),
     ("sr", ("AUD KRW NZD PHP VND", "CHF")),
     ("sr-Cyrl", ("AUD KRW NZD PHP VND", "CHF")),
     ("sr-Cyrl-ME", ("AUD BAM=KM KRW NZD PHP VND", "BYN=r. CHF")),
@@ -2641,13 +3277,25 @@ const CURRENCY_SYMBOL_FIXES: &[(&str, (&str, &str))] = &[
     ("ti", ("CNY JPY", "CHF")),
     ("tk", ("EUR GBP PHP", "CHF")),
     ("tr", ("PHP", "CHF")),
-    ("uk", ("AUD BRL CAD CNY EUR GBP HKD ILS INR KRW MXN NZD PHP TWD USD VND XCD", "CHF")),
+    (
+        "uk",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR KRW MXN NZD PHP TWD USD VND XCD",
+            "CHF",
+        ),
+    ),
     ("ur", ("PHP", "CHF")),
     ("ur-IN", ("PHP PKR", "CHF")),
     ("uz", ("PHP", "CHF")),
     ("uz-Arab", ("AFN=؋", "CHF")),
     ("uz-Latn", ("PHP", "CHF")),
-    ("vec", ("AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XOF XPF", "CHF XAF XOF XPF")),
+    (
+        "vec",
+        (
+            "AUD BRL CAD CNY EUR GBP HKD ILS INR JPY KRW MXN NZD PHP TWD USD VND XAF XCD XOF XPF",
+            "CHF XAF XOF XPF",
+        ),
+    ),
     ("vi", ("PHP", "CHF")),
     ("yrl", ("PHP", "CHF COP")),
     ("yue", ("PHP", "CHF")),
@@ -2749,14 +3397,20 @@ const CURRENCY_NAME_PATTERNS: &[(&str, &str)] = &[
 const CURRENCY_NAMES_REFUSED: &[(&str, &str)] = &[
     ("ar", "LBP"),
     ("ba", "*"),
-    ("be", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    (
+        "be",
+        "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER",
+    ),
     ("bgc", "*"),
     ("bn", "ALL AUD CNY CZK IRR ISK MDL UAH VND"),
     ("br", "*"),
     ("bs-Cyrl", "*"),
     ("bua", "*"),
     ("ckb", "KWD LBP"),
-    ("cs", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    (
+        "cs",
+        "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER",
+    ),
     ("el", "ZWG"),
     ("en-001", "BDT SLL TRY"),
     ("en-150", "BDT EUR SLL TRY"),
@@ -2784,7 +3438,10 @@ const CURRENCY_NAMES_REFUSED: &[(&str, &str)] = &[
     ("hi", "AED"),
     ("hi-Latn", "*"),
     ("hu", "CRC"),
-    ("ig", "AMD BHD BIF CVE ETB GEL ILS JOD KES KMF KWD LBP MGA MUR MZN NGN OMR RWF SAR SCR SOS SSP SYP TJS TZS UGX YER ZMW"),
+    (
+        "ig",
+        "AMD BHD BIF CVE ETB GEL ILS JOD KES KMF KWD LBP MGA MUR MZN NGN OMR RWF SAR SCR SOS SSP SYP TJS TZS UGX YER ZMW",
+    ),
     ("ka", "SLL"),
     ("kea", "CVE"),
     ("kea-CV", "*"),
@@ -2796,9 +3453,15 @@ const CURRENCY_NAMES_REFUSED: &[(&str, &str)] = &[
     ("kxv-Latn", "*"),
     ("kxv-Orya", "*"),
     ("kxv-Telu", "*"),
-    ("lij", "AED AMD AZN BHD GEL ILS IQD JOD KWD LBP OMR QAR SAR SYP TRY XCG YER ZWG"),
+    (
+        "lij",
+        "AED AMD AZN BHD GEL ILS IQD JOD KWD LBP OMR QAR SAR SYP TRY XCG YER ZWG",
+    ),
     ("lmo", "*"),
-    ("lt", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    (
+        "lt",
+        "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER",
+    ),
     ("mai", "*"),
     ("mi", "*"),
     ("mk", "AFN"),
@@ -2809,7 +3472,10 @@ const CURRENCY_NAMES_REFUSED: &[(&str, &str)] = &[
     ("nds", "*"),
     ("oc", "*"),
     ("pa-Arab", "EUR INR PKR"),
-    ("pl", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    (
+        "pl",
+        "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER",
+    ),
     ("pms", "*"),
     ("ps", "SBD"),
     ("pt-AO", "*"),
@@ -2825,12 +3491,18 @@ const CURRENCY_NAMES_REFUSED: &[(&str, &str)] = &[
     ("qu", "*"),
     ("raj", "*"),
     ("root", ""),
-    ("ru", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    (
+        "ru",
+        "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER",
+    ),
     ("rw", "*"),
     ("sa", "*"),
     ("sd-Deva", "*"),
     ("shn", "*"),
-    ("sk", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    (
+        "sk",
+        "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER",
+    ),
     ("sr-Cyrl-ME", "*"),
     ("sr-Latn", "*"),
     ("sv", "JMD"),
@@ -2842,7 +3514,10 @@ const CURRENCY_NAMES_REFUSED: &[(&str, &str)] = &[
     ("tr-TR", "*"),
     ("tt", "*"),
     ("tyv", "*"),
-    ("uk", "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER"),
+    (
+        "uk",
+        "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER",
+    ),
     ("ur", "FKP GIP LBP SYP ZAR"),
     ("uz-Arab", "AFN"),
     ("vi", "AUD AWG BDT BTN INR IRR LKR LSL MVR NPR PKR SLE SLL XCG ZWG"),
@@ -2894,7 +3569,6 @@ const NAN_TEXTS: &[(&str, &str)] = &[
     ("yue-Hans", "非数值"),
     ("yue-Hant", "非數值"),
     ("zh-Hant", "非數值"),
-
 ];
 
 #[cfg(test)]
@@ -2906,46 +3580,125 @@ mod harness {
 
     #[test]
     fn harness() {
-        let Ok(path) = std::env::var("WRIT_LOCALE_CASES") else { return };
+        let Ok(path) = std::env::var("WRIT_LOCALE_CASES") else {
+            return;
+        };
         let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let program = Program { root: Expr::Const(Value::Null), node_count: 1, free_names: Box::new([]), host_calls: Box::new([]) };
+        let program = Program {
+            root: Expr::Const(Value::Null),
+            node_count: 1,
+            free_names: Box::new([]),
+            host_calls: Box::new([]),
+        };
         let mut out = String::new();
         for line in text.lines() {
             let case = parse_json(line).unwrap_or(Value::Null);
-            let Value::Object(case) = case else { out.push_str("BADCASE\n"); continue };
-            let limits = Limits { steps: Some(100_000_000), ..Limits::UNLIMITED };
+            let Value::Object(case) = case else {
+                out.push_str("BADCASE\n");
+                continue;
+            };
+            let limits = Limits {
+                steps: Some(100_000_000),
+                ..Limits::UNLIMITED
+            };
             let mut cx = Cx::new(Meter::new(&limits), &program, &[]);
             let get = |k: &str| case.get_str(k).cloned().unwrap_or(Value::Undefined);
             let kind = get("k");
             let result: Result<Value> = match kind.as_str().map(|s| s.to_string_lossy().into_owned()).as_deref() {
                 Some("num") => {
-                    let n = match get("n") { Value::String(s) => string_to_number(&s), Value::Number(n) => n, _ => f64::NAN };
-                    let n = if matches!(get("n"), Value::String(ref s) if s.eq_str("-0")) { -0.0 } else { n };
+                    let n = match get("n") {
+                        Value::String(s) => string_to_number(&s),
+                        Value::Number(n) => n,
+                        _ => f64::NAN,
+                    };
+                    let n = if matches!(get("n"), Value::String(ref s) if s.eq_str("-0")) {
+                        -0.0
+                    } else {
+                        n
+                    };
                     number_to_locale_string(&mut cx, n, &get("l"), &get("o")).map(Value::String)
                 }
-                Some("arr") => match get("a") { Value::Array(a) => array_to_locale_string(&mut cx, &a, &get("l"), &get("o")).map(Value::String), _ => Ok(Value::Null) },
-                Some("case") => match get("s") { Value::String(s) => to_locale_case(&mut cx, &s, &get("l"), get("u").is_truthy()).map(Value::String), _ => Ok(Value::Null) },
+                Some("arr") => match get("a") {
+                    Value::Array(a) => array_to_locale_string(&mut cx, &a, &get("l"), &get("o")).map(Value::String),
+                    _ => Ok(Value::Null),
+                },
+                Some("case") => match get("s") {
+                    Value::String(s) => to_locale_case(&mut cx, &s, &get("l"), get("u").is_truthy()).map(Value::String),
+                    _ => Ok(Value::Null),
+                },
                 Some("sym") => {
-                    let l = match get("l") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
-                    let c = match get("c") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
-                    let display = if get("narrow").is_truthy() { CurrencyDisplay::Narrow } else { CurrencyDisplay::Symbol };
-                    let locale = resolve_number_locale(&[Locale::try_from_str(&l).unwrap_or_else(|_| default_locale())]);
-                    match locale.and_then(|locale| NumberData::build(&locale, &DataKind::Currency { code: c, display }, None)) {
-                        Ok(NumberData { style: StyleData::Currency { text: CurrencyText::Symbol { symbol, .. }, .. }, .. }) => Ok(Value::String(Str::from(symbol))),
+                    let l = match get("l") {
+                        Value::String(s) => s.to_string_lossy().into_owned(),
+                        _ => String::new(),
+                    };
+                    let c = match get("c") {
+                        Value::String(s) => s.to_string_lossy().into_owned(),
+                        _ => String::new(),
+                    };
+                    let display = if get("narrow").is_truthy() {
+                        CurrencyDisplay::Narrow
+                    } else {
+                        CurrencyDisplay::Symbol
+                    };
+                    let locale =
+                        resolve_number_locale(&[Locale::try_from_str(&l).unwrap_or_else(|_| default_locale())]);
+                    match locale
+                        .and_then(|locale| NumberData::build(&locale, &DataKind::Currency { code: c, display }, None))
+                    {
+                        Ok(NumberData {
+                            style:
+                                StyleData::Currency {
+                                    text: CurrencyText::Symbol { symbol, .. },
+                                    ..
+                                },
+                            ..
+                        }) => Ok(Value::String(Str::from(symbol))),
                         Ok(_) => Ok(Value::Null),
                         Err(e) => Err(e),
                     }
                 }
                 Some("names") => {
-                    let l = match get("l") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
-                    let c = match get("c") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
-                    let locale = resolve_number_locale(&[Locale::try_from_str(&l).unwrap_or_else(|_| default_locale())]);
-                    match locale.and_then(|locale| NumberData::build(&locale, &DataKind::Currency { code: c, display: CurrencyDisplay::Name }, None)) {
-                        Ok(NumberData { style: StyleData::Currency { text: CurrencyText::Name { names: by_category, .. }, .. }, .. }) => {
+                    let l = match get("l") {
+                        Value::String(s) => s.to_string_lossy().into_owned(),
+                        _ => String::new(),
+                    };
+                    let c = match get("c") {
+                        Value::String(s) => s.to_string_lossy().into_owned(),
+                        _ => String::new(),
+                    };
+                    let locale =
+                        resolve_number_locale(&[Locale::try_from_str(&l).unwrap_or_else(|_| default_locale())]);
+                    match locale.and_then(|locale| {
+                        NumberData::build(
+                            &locale,
+                            &DataKind::Currency {
+                                code: c,
+                                display: CurrencyDisplay::Name,
+                            },
+                            None,
+                        )
+                    }) {
+                        Ok(NumberData {
+                            style:
+                                StyleData::Currency {
+                                    text: CurrencyText::Name { names: by_category, .. },
+                                    ..
+                                },
+                            ..
+                        }) => {
                             let mut o = String::from("{");
-                            let mut sorted: Vec<_> = by_category.iter().map(|(c, t)| (format!("{c:?}").to_lowercase(), format!("{NUMBER_MARK} {t}"))).collect();
+                            let mut sorted: Vec<_> = by_category
+                                .iter()
+                                .map(|(c, t)| (format!("{c:?}").to_lowercase(), format!("{NUMBER_MARK} {t}")))
+                                .collect();
                             sorted.sort();
-                            for (i, (c, t)) in sorted.iter().enumerate() { if i > 0 { o.push(','); } o.push_str(&format!("\"{c}\":")); write_json_string(&Str::from(t.as_str()), &mut o); }
+                            for (i, (c, t)) in sorted.iter().enumerate() {
+                                if i > 0 {
+                                    o.push(',');
+                                }
+                                o.push_str(&format!("\"{c}\":"));
+                                write_json_string(&Str::from(t.as_str()), &mut o);
+                            }
                             o.push('}');
                             Ok(Value::String(Str::from(o)))
                         }
@@ -2954,25 +3707,48 @@ mod harness {
                     }
                 }
                 Some("chain") => {
-                    let l = match get("l") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
+                    let l = match get("l") {
+                        Value::String(s) => s.to_string_lossy().into_owned(),
+                        _ => String::new(),
+                    };
                     let locale = Locale::try_from_str(&l).unwrap_or_else(|_| default_locale());
                     Ok(Value::String(Str::from(data_chain(&locale).join(" "))))
                 }
                 Some("plural") => {
-                    let l = match get("l") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
-                    let v = match get("v") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
+                    let l = match get("l") {
+                        Value::String(s) => s.to_string_lossy().into_owned(),
+                        _ => String::new(),
+                    };
+                    let v = match get("v") {
+                        Value::String(s) => s.to_string_lossy().into_owned(),
+                        _ => String::new(),
+                    };
                     let locale = Locale::try_from_str(&l).unwrap_or_else(|_| default_locale());
                     let rules = PluralRules::try_new_cardinal((&plural_locale(&locale)).into());
-                    Ok(rules.map(|r| Value::String(Str::from(format!("{:?}", r.category_for(&decimal(&v))).to_lowercase()))).unwrap_or(Value::Null))
+                    Ok(rules
+                        .map(|r| Value::String(Str::from(format!("{:?}", r.category_for(&decimal(&v))).to_lowercase())))
+                        .unwrap_or(Value::Null))
                 }
-                Some("cmp") => match (get("a"), get("b")) { (Value::String(a), Value::String(b)) => compare(&mut cx, &a, &b, &get("l"), &get("o")).map(Value::Number), _ => Ok(Value::Null) },
+                Some("cmp") => match (get("a"), get("b")) {
+                    (Value::String(a), Value::String(b)) => {
+                        compare(&mut cx, &a, &b, &get("l"), &get("o")).map(Value::Number)
+                    }
+                    _ => Ok(Value::Null),
+                },
                 _ => Ok(Value::Null),
             };
             match result {
-                Ok(Value::String(s)) => { write_json_string(&s, &mut out); }
+                Ok(Value::String(s)) => {
+                    write_json_string(&s, &mut out);
+                }
                 Ok(Value::Number(n)) => out.push_str(&number_to_str(n).to_string_lossy()),
                 Ok(_) => out.push_str("null"),
-                Err(e) => { out.push_str("ERR:"); out.push_str(e.reason().code()); out.push(' '); out.push_str(&e.message().replace('\n', " ")); }
+                Err(e) => {
+                    out.push_str("ERR:");
+                    out.push_str(e.reason().code());
+                    out.push(' ');
+                    out.push_str(&e.message().replace('\n', " "));
+                }
             }
             out.push('\n');
         }

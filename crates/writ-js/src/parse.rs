@@ -848,7 +848,8 @@ impl<'a, 'h> Lowering<'a, 'h> {
         self.leave();
         let (params, body) = lowered?;
         let frame_size = frame.map_or(0, |frame| frame.next_slot);
-        let simple = params.iter().all(|param| matches!(param, Pattern::Slot(_))) && usize::from(frame_size) == params.len();
+        let simple =
+            params.iter().all(|param| matches!(param, Pattern::Slot(_))) && usize::from(frame_size) == params.len();
         Ok(Lambda {
             params,
             body,

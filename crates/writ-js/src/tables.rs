@@ -566,7 +566,15 @@ pub fn is_method_name(name: &str) -> bool {
     ArrayMethod::from_name(name).is_some()
         || StringMethod::from_name(name).is_some()
         || NumberMethod::from_name(name).is_some()
-        || [Global::Math, Global::Json, Global::Object, Global::Array, Global::Number, Global::String, Global::Date]
-            .into_iter()
-            .any(|global| Static::lookup(global, name).is_some())
+        || [
+            Global::Math,
+            Global::Json,
+            Global::Object,
+            Global::Array,
+            Global::Number,
+            Global::String,
+            Global::Date,
+        ]
+        .into_iter()
+        .any(|global| Static::lookup(global, name).is_some())
 }

@@ -9,7 +9,11 @@ use writ_core::{Object, Value, parse_json};
 use writ_js::{Budget, Evaluator, HostFunction, Reason};
 
 fn object(text: &str) -> Object {
-    parse_json(text).expect("test JSON").as_object().expect("an object").clone()
+    parse_json(text)
+        .expect("test JSON")
+        .as_object()
+        .expect("an object")
+        .clone()
 }
 
 fn json_of(value: &Value) -> String {
@@ -25,14 +29,20 @@ fn the_seeds_examples_give_the_seeds_answers() {
     );
     let eval = |source: &str| evaluator.eval(source, &[&rows]);
     assert_eq!(json_of(&eval("rows.filter(r => r.stock > 0).length").unwrap()), "2");
-    assert_eq!(json_of(&eval("rows.map(r => r.name).join(', ')").unwrap()), r#""Mug, Kettle, Beans""#);
+    assert_eq!(
+        json_of(&eval("rows.map(r => r.name).join(', ')").unwrap()),
+        r#""Mug, Kettle, Beans""#
+    );
     assert_eq!(
         json_of(&eval("`${rows.length} items, ${rows.filter(r => !r.stock).length} sold out`").unwrap()),
         r#""3 items, 1 sold out""#
     );
     let error = eval(r#"rows["pu" + "sh"]({ stock: 9 })"#).unwrap_err();
     assert_eq!(error.reason(), Reason::GuardrailViolation);
-    assert!(error.message().contains("\"push\" is not an available method"), "{error}");
+    assert!(
+        error.message().contains("\"push\" is not an available method"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -47,7 +57,13 @@ fn a_later_context_shadows_an_earlier_one_and_globals() {
 
 #[test]
 fn compile_once_run_many_with_a_fresh_budget_each_time() {
-    let evaluator = Evaluator::builder().budget(Budget { steps: 50, ..Budget::default() }).build().unwrap();
+    let evaluator = Evaluator::builder()
+        .budget(Budget {
+            steps: 50,
+            ..Budget::default()
+        })
+        .build()
+        .unwrap();
     let compiled = evaluator.compile("xs.map(x => x * 2).length").unwrap();
     let small = object(r#"{"xs": [1, 2, 3]}"#);
     for _ in 0..100 {
@@ -63,7 +79,9 @@ fn compile_once_run_many_with_a_fresh_budget_each_time() {
 fn validate_names_free_identifiers_and_host_calls() {
     let lookup = HostFunction::new("lookup", "Looks up", |input: Value| async move { Ok(input) });
     let evaluator = Evaluator::builder().function(lookup).build().unwrap();
-    let facts = evaluator.validate("rows.filter(r => r.id > min).length > 0 ? lookup({ min }) : Math.PI").unwrap();
+    let facts = evaluator
+        .validate("rows.filter(r => r.id > min).length > 0 ? lookup({ min }) : Math.PI")
+        .unwrap();
     assert_eq!(facts.free_names, ["rows", "min", "lookup", "Math"]);
     assert_eq!(facts.host_calls, ["lookup"]);
     assert!(evaluator.validate("rows.push(1)").is_err());
@@ -104,7 +122,11 @@ fn tools(calls: Arc<AtomicUsize>) -> Evaluator {
         let calls = Arc::clone(&calls);
         async move {
             calls.fetch_add(1, Ordering::SeqCst);
-            let id = input.as_object().and_then(|o| o.get_str("id")).and_then(Value::as_number).unwrap_or(0.0);
+            let id = input
+                .as_object()
+                .and_then(|o| o.get_str("id"))
+                .and_then(Value::as_number)
+                .unwrap_or(0.0);
             if id == 13.0 {
                 return Err(String::from("no user 13"));
             }
@@ -128,7 +150,10 @@ fn host_functions_run_only_in_result_position_with_checked_input_and_output() {
     let user = evaluator.eval("getUser({ id: 7 })", &[]).unwrap();
     assert_eq!(json_of(&user), r#"{"id":7,"name":"Ada"}"#);
     let cached = object(r#"{"cached": null}"#);
-    assert_eq!(json_of(&evaluator.eval("cached ?? getUser({ id: 8 })", &[&cached]).unwrap()), r#"{"id":8,"name":"Ada"}"#);
+    assert_eq!(
+        json_of(&evaluator.eval("cached ?? getUser({ id: 8 })", &[&cached]).unwrap()),
+        r#"{"id":8,"name":"Ada"}"#
+    );
     assert_eq!(calls.load(Ordering::SeqCst), 2);
 
     let refused = [
@@ -156,7 +181,11 @@ fn host_function_names_are_screened_at_construction() {
         assert_eq!(error.reason(), Reason::HostFunction, "{name}");
     }
     let twice = HostFunction::new("f", "", |input: Value| async move { Ok(input) });
-    let error = Evaluator::builder().function(twice.clone()).function(twice).build().unwrap_err();
+    let error = Evaluator::builder()
+        .function(twice.clone())
+        .function(twice)
+        .build()
+        .unwrap_err();
     assert_eq!(error.reason(), Reason::HostFunction);
 }
 

@@ -123,6 +123,10 @@ pub fn mismatch(case: &Case, outcome: &Outcome) -> Option<String> {
             }
         }
         (want, got) if got == want => None,
-        (want, got) => Some(format!("{at}: expected {}, got {}", want.to_envelope(), got.to_envelope())),
+        (want, got) => Some(format!(
+            "{at}: expected {}, got {}",
+            want.to_envelope(),
+            got.to_envelope()
+        )),
     }
 }

@@ -779,7 +779,10 @@ mod tests {
     #[test]
     fn to_locale_string_formats_through_the_locale_module() {
         let en = Value::String(Str::from("en-US"));
-        assert_eq!(text(1234.5, NumberMethod::ToLocaleString, std::slice::from_ref(&en)), "1,234.5");
+        assert_eq!(
+            text(1234.5, NumberMethod::ToLocaleString, std::slice::from_ref(&en)),
+            "1,234.5"
+        );
         let de = Value::String(Str::from("de-DE"));
         assert_eq!(text(1234.5, NumberMethod::ToLocaleString, &[de]), "1.234,5");
         let options = Value::Object(writ_core::Object::from_entries(vec![(

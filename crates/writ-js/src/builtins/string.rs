@@ -1508,7 +1508,10 @@ mod tests {
         assert_eq!(ok("atrue", "lastIndexOf", &[Value::Bool(true)]), n(1.0));
         assert_eq!(ok("aundefined", "startsWith", &[]), Value::Bool(false));
         assert_eq!(ok("aundefined", "endsWith", &[Value::Undefined]), Value::Bool(true));
-        assert_eq!(ok("anull", "split", &[Value::Null, n(0.0)]).to_json_string().as_deref(), Some("[]"));
+        assert_eq!(
+            ok("anull", "split", &[Value::Null, n(0.0)]).to_json_string().as_deref(),
+            Some("[]")
+        );
     }
 
     #[test]

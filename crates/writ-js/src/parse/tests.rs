@@ -212,15 +212,27 @@ fn refused_node_types_and_operators() {
     guardrail("@dec x", "decorator");
     guardrail("a <!-- b", "\"<!--\" is not part of the expression language");
     guardrail("a-->b", "\"-->\" is not part of the expression language");
-    guardrail("function () { return 1 }", "\"FunctionExpression\" is not part of the expression language");
-    guardrail("function () {}", "\"FunctionExpression\" is not part of the expression language");
+    guardrail(
+        "function () { return 1 }",
+        "\"FunctionExpression\" is not part of the expression language",
+    );
+    guardrail(
+        "function () {}",
+        "\"FunctionExpression\" is not part of the expression language",
+    );
 }
 
 /// Object literal rules.
 #[test]
 fn object_literal_rules() {
-    guardrail("({ get a() { return 1 } })", "Methods, getters and setters are not part of the expression language");
-    guardrail("({ a() {} })", "Methods, getters and setters are not part of the expression language");
+    guardrail(
+        "({ get a() { return 1 } })",
+        "Methods, getters and setters are not part of the expression language",
+    );
+    guardrail(
+        "({ a() {} })",
+        "Methods, getters and setters are not part of the expression language",
+    );
     guardrail(
         "({ __proto__: x })",
         "A written \"__proto__\" key is not part of the expression language",
@@ -932,7 +944,10 @@ fn tricks_that_hide_nesting_from_a_scan_are_refused() {
     for (piece, needle) in [
         // A regular expression whose body closes brackets the parser never sees closed.
         ("(((((x=>{if(a)/)))))/;", "block"),
-        ("function*(a=yield/)/+", "\"FunctionExpression\" is not part of the expression language"),
+        (
+            "function*(a=yield/)/+",
+            "\"FunctionExpression\" is not part of the expression language",
+        ),
         ("(async x=>await/)/+", "\"AwaitExpression\""),
         ("(/)/+", "\"RegExpLiteral\""),
         // A type after `as` or in a class heritage, whose `<…>` the bracket count cannot see.
