@@ -163,39 +163,50 @@ pub(crate) fn to_locale_case(cx: &mut Cx<'_>, text: &Str, locales: &Value, upper
             mapper.lowercase_to_string(segment, &rules).into_owned()
         }
     };
-    let mut segment = String::new();
-    let flush = |segment: &mut String, out: &mut Vec<u16>| {
-        if segment.is_empty() {
+    let newer = |text: &str| text.chars().any(|c| newer_than_node(u32::from(c)));
+    // Maps a run of characters node knows. A character that maps to one node does not know
+    // (Unicode 18 gave some old letters a case pair) keeps its case there, as an uncased
+    // boundary does.
+    let map_run = |run: &str, out: &mut Vec<u16>| {
+        let mapped = map(run);
+        if !newer(&mapped) {
+            out.extend(mapped.encode_utf16());
             return;
         }
-        out.extend(map(segment).encode_utf16());
-        segment.clear();
+        let mut piece = String::new();
+        let mut buffer = [0u8; 4];
+        for c in run.chars() {
+            if newer(&map(c.encode_utf8(&mut buffer))) {
+                out.extend(map(&piece).encode_utf16());
+                piece.clear();
+                let mut pair = [0u16; 2];
+                out.extend_from_slice(c.encode_utf16(&mut pair));
+            } else {
+                piece.push(c);
+            }
+        }
+        out.extend(map(&piece).encode_utf16());
     };
-    let mut buffer = [0u8; 4];
+    let mut segment = String::new();
     for decoded in char::decode_utf16(units.iter().copied()) {
-        let known = match decoded {
-            Ok(c) if c.is_ascii() => Some(c),
-            // What node's Unicode does not have, or maps only to what it does not have, has no
-            // case there: it is copied as it is and, like a lone surrogate, breaks the context.
-            Ok(c) => (!newer_than_node(u32::from(c))
-                && !map(c.encode_utf8(&mut buffer)).chars().any(|m| newer_than_node(u32::from(m))))
-            .then_some(c),
-            Err(_) => None,
-        };
-        match (known, decoded) {
-            (Some(c), _) => segment.push(c),
-            (None, Ok(c)) => {
-                flush(&mut segment, &mut out);
+        match decoded {
+            Ok(c) if !newer_than_node(u32::from(c)) => segment.push(c),
+            // What node's Unicode does not have has no case there, and breaks the casing
+            // context as a lone surrogate or the end of the text does: it is copied as it is.
+            Ok(c) => {
+                map_run(&segment, &mut out);
+                segment.clear();
                 let mut pair = [0u16; 2];
                 out.extend_from_slice(c.encode_utf16(&mut pair));
             }
-            (None, Err(lone)) => {
-                flush(&mut segment, &mut out);
+            Err(lone) => {
+                map_run(&segment, &mut out);
+                segment.clear();
                 out.push(lone.unpaired_surrogate());
             }
         }
     }
-    flush(&mut segment, &mut out);
+    map_run(&segment, &mut out);
     cx.string(out.len())?;
     Ok(Str::from_utf16(&out))
 }
