@@ -770,6 +770,54 @@ impl Object {
     }
 }
 
+/// A key list prepared once and shared by every object built from it: the static keys of an
+/// object literal, the columns of a table. Building from a shape allocates the object alone.
+///
+/// ```
+/// use writ_core::{Shape, Str, Value};
+///
+/// let shape = Shape::new(&[Str::from("id"), Str::from("name")]).expect("distinct keys, no indices");
+/// let row = shape.build([Value::from(7.0), Value::from("Ada")].into_iter());
+/// assert_eq!(row.get_str("name"), Some(&Value::from("Ada")));
+/// ```
+#[derive(Clone)]
+pub struct Shape(Keys);
+
+impl Shape {
+    /// The shape of objects with exactly `keys`, in this order; `None` when a key repeats or is
+    /// an array index (JavaScript would reorder those), so the order as written is the order
+    /// JavaScript gives.
+    pub fn new(keys: &[Str]) -> Option<Shape> {
+        keys_are_simple(keys).then(|| Shape(Keys::from_simple(keys.iter().cloned())))
+    }
+
+    /// The number of keys.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when the shape has no keys.
+    pub fn is_empty(&self) -> bool {
+        self.0.len() == 0
+    }
+
+    /// An object with this shape's keys and `values`, one per key, in key order.
+    ///
+    /// # Panics
+    ///
+    /// When `values` does not yield exactly one value per key: a caller's bug, not data's.
+    pub fn build(&self, values: impl ExactSizeIterator<Item = Value>) -> Object {
+        assert_eq!(values.len(), self.0.len(), "one value per key of the shape");
+        Object::from_keys(self.0.clone(), values)
+    }
+}
+
+impl std::fmt::Debug for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.0.iter()).finish()
+    }
+}
+
 impl FromIterator<(Str, Value)> for Object {
     /// Builds an object; a repeated key keeps its first position and its last value, as in
     /// `JSON.parse`.

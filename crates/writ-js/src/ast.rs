@@ -5,7 +5,7 @@
 //! indices, written method names are resolved against the method tables, and host calls sit
 //! only where a call may be the result. Nothing is re-checked or re-parsed per evaluation.
 
-use writ_core::{Str, Value};
+use writ_core::{Shape, Str, Value};
 
 use crate::tables::{ArrayMethod, NumberMethod, Static, StringMethod};
 
@@ -53,6 +53,9 @@ pub enum Expr {
     Array(Box<[Element]>),
     /// An object literal.
     Object(Box<[Prop]>),
+    /// An object literal whose keys are all written, distinct and not array indices: the
+    /// common case, built from a key list prepared at parse time.
+    Record(Box<Record>),
     /// A call of a host function. The parser puts it only where a call may be the result: the
     /// root, a branch of `?:`, or the right side of `&&`, `||`, `??`, recursively.
     HostCall(Box<HostCall>),
@@ -213,6 +216,15 @@ pub struct PatternProp {
     pub key: PropKey,
     /// Where it is bound.
     pub value: Pattern,
+}
+
+/// An object literal with a fixed key list.
+#[derive(Debug)]
+pub struct Record {
+    /// The keys, in order.
+    pub shape: Shape,
+    /// One value per key, in the same order.
+    pub values: Box<[Expr]>,
 }
 
 /// One element of an array literal.

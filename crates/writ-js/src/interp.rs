@@ -612,6 +612,18 @@ impl<'r> Cx<'r> {
             }
             Expr::Array(elements) => self.array_literal(elements),
             Expr::Object(props) => self.object_literal(props),
+            Expr::Record(record) => {
+                let mut buffer = ArgBuffer::new();
+                for value in &record.values {
+                    let value = self.eval(value)?;
+                    buffer.push(value);
+                }
+                Ok(Value::Object(if buffer.heap.is_empty() {
+                    record.shape.build(buffer.inline.into_iter().take(buffer.len))
+                } else {
+                    record.shape.build(buffer.heap.into_iter())
+                }))
+            }
             Expr::HostCall(_) => Err(Error::guardrail(
                 "a host function's call must be the result itself: the whole expression, a branch of ?:, or the \
                  right side of ??, || or &&",

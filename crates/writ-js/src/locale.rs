@@ -225,8 +225,13 @@ pub(crate) fn compare(cx: &mut Cx<'_>, a: &Str, b: &Str, locales: &Value, option
     for units in [&left, &right] {
         refuse_uncollatable(units)?;
     }
-    let collator = cached(&COLLATORS, &spec.key(), || spec.build())?;
-    cx.check_clock()?;
+    let (collator, built) = cached_with_flag(&COLLATORS, &spec.key(), || spec.build())?;
+    if built {
+        cx.check_clock()?;
+    }
+    if left != right {
+        refuse_han_order(cx, &spec, &left, &right)?;
+    }
     Ok(match collator.compare_utf16(&left, &right) {
         std::cmp::Ordering::Less => -1.0,
         std::cmp::Ordering::Equal => 0.0,
@@ -2388,6 +2393,7 @@ impl NumberFormat {
 // ------------------------------------------------------------------------------------------
 
 /// A resolved `Intl.Collator`.
+#[derive(Clone)]
 struct CollatorSpec {
     /// The locale V8 resolves to, without extensions (`de` for `de-CH`).
     locale: Locale,
@@ -2589,6 +2595,49 @@ impl CollatorSpec {
             ))
         })
     }
+}
+
+/// Whether `c` is written in the Han script (ideographs, their radicals and compatibility forms).
+fn is_han(c: char) -> bool {
+    CodePointMapData::<icu::properties::props::Script>::new().get(c) == icu::properties::props::Script::Han
+}
+
+/// Refuses a comparison that the order of two Han characters decides: node's ICU 78 orders
+/// Han characters a collation does not list by radical and stroke, ICU4X by code point (and
+/// the Chinese tailorings differ in places). That is the case when both strings hold Han
+/// characters, agree at the primary level up to the first of them, and differ at it.
+fn refuse_han_order(cx: &mut Cx<'_>, spec: &CollatorSpec, left: &[u16], right: &[u16]) -> Result<()> {
+    let first_han = |units: &[u16]| -> Option<usize> {
+        let mut at = 0;
+        for decoded in char::decode_utf16(units.iter().copied()) {
+            let c = decoded.ok()?;
+            if is_han(c) {
+                return Some(at);
+            }
+            at += c.len_utf16();
+        }
+        None
+    };
+    let (Some(left_han), Some(right_han)) = (first_han(left), first_han(right)) else {
+        return Ok(());
+    };
+    let primary = CollatorSpec { strength: Some(Strength::Primary), case_level: false, case_first: None, ..spec.clone() };
+    let (collator, built) = cached_with_flag(&COLLATORS, &primary.key(), || primary.build())?;
+    if built {
+        cx.check_clock()?;
+    }
+    let (Some(left_head), Some(right_head)) = (left.get(..left_han), right.get(..right_han)) else {
+        return Ok(());
+    };
+    let decided_by_han = collator.compare_utf16(left_head, right_head) == std::cmp::Ordering::Equal
+        && collator.compare_utf16(left, right) != std::cmp::Ordering::Equal;
+    if decided_by_han {
+        return Err(Error::guardrail(
+            "localeCompare cannot order these strings: the order of two Han characters decides it, and writ's \
+             Unicode collation data orders Han characters differently from JavaScript's here",
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses text ICU4X collates differently from node: a lone surrogate (ICU4X reads U+FFFD,

@@ -34,7 +34,7 @@ use writ_core::{Str, Value, closest_name};
 
 use crate::ast::{
     Arg, BinaryOp, Call, Callee, Element, Expr, HostCall, Lambda, Local, LogicalOp, Member, MethodKey, MethodName,
-    Pattern, PatternProp, Program, Prop, PropKey, Property, Template, UnaryOp,
+    Pattern, PatternProp, Program, Prop, PropKey, Property, Record, Template, UnaryOp,
 };
 use crate::coerce::{array_index, is_js_space, number_to_str};
 use crate::error::{Error, Result};
@@ -1046,7 +1046,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
                 }
             });
         }
-        Ok(Expr::Object(props.into_boxed_slice()))
+        Ok(record(props).unwrap_or_else(|props| Expr::Object(props.into_boxed_slice())))
     }
 }
 
@@ -1307,4 +1307,25 @@ fn node_type(expression: &Expression<'_>) -> &'static str {
         Expression::V8IntrinsicExpression(_) => "V8IntrinsicExpression",
         _ => "TypeScript expression",
     }
+}
+
+/// An object literal of written keys only, distinct and none an array index, as a
+/// [`Record`]: its key list is built once here and shared by every object it makes.
+fn record(props: Vec<Prop>) -> std::result::Result<Expr, Vec<Prop>> {
+    let mut keys = Vec::with_capacity(props.len());
+    for prop in &props {
+        match prop {
+            Prop::Init(PropKey::Static(key), _) => keys.push(key.clone()),
+            _ => return Err(props),
+        }
+    }
+    let Some(shape) = writ_core::Shape::new(&keys) else { return Err(props) };
+    let values = props
+        .into_iter()
+        .filter_map(|prop| match prop {
+            Prop::Init(_, value) => Some(value),
+            Prop::Spread(_) => None,
+        })
+        .collect();
+    Ok(Expr::Record(Box::new(Record { shape, values })))
 }

@@ -143,8 +143,9 @@ fn syntax_errors_carry_oxc_message_and_position() {
 /// One expression with objects and comments.
 #[test]
 fn one_expression_with_objects_and_comments() {
-    assert!(matches!(ok("{ a: 1 }").root, Expr::Object(_)));
-    assert!(matches!(ok("{}").root, Expr::Object(_)));
+    assert!(matches!(ok("{ a: 1 }").root, Expr::Record(_)));
+    assert!(matches!(ok("{}").root, Expr::Record(_)));
+    assert!(matches!(ok("{ a: 1, ...b }").root, Expr::Object(_)));
     assert!(matches!(ok("a // trailing comment").root, Expr::Free(0)));
     assert!(matches!(ok("/* lead */ a /* trail */").root, Expr::Free(0)));
     assert!(matches!(ok("a\n// comment\n+ b").root, Expr::Binary(..)));
@@ -328,7 +329,7 @@ fn static_callbacks_and_global_callbacks() {
         panic!("{callee:?}")
     };
     assert_eq!(method.statik, Some(Static::Array(ArrayFn::From)));
-    assert!(matches!(args, [Arg::Value(Expr::Object(_)), Arg::Lambda(_)]));
+    assert!(matches!(args, [Arg::Value(Expr::Record(_)), Arg::Lambda(_)]));
     let program = ok("Object.groupBy(rows, r => r.status)");
     let (callee, args) = root_call(&program);
     let Callee::Method {
@@ -620,7 +621,7 @@ fn host_function_rules() {
         panic!("{:?}", program.root)
     };
     assert_eq!(call.function, 0);
-    assert!(matches!(call.argument, Some(Expr::Object(_))));
+    assert!(matches!(call.argument, Some(Expr::Record(_))));
     assert_eq!(&*program.host_calls, [0]);
     assert_eq!(names(&program), ["getUser"]);
 
@@ -763,7 +764,7 @@ fn string_literals_keep_lone_surrogates() {
     assert_eq!(units(&template.quasis[0]), [0xD800]);
     assert_eq!(units(&template.quasis[1]), [0xDFFF, 0x7A]);
 
-    let program = ok(r#"({ "\uD800": 1 })"#);
+    let program = ok(r#"({ "\uD800": 1, [k]: 2 })"#);
     let Expr::Object(props) = &program.root else { panic!() };
     let Prop::Init(PropKey::Static(key), _) = &props[0] else {
         panic!()
