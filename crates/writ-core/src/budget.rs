@@ -396,6 +396,23 @@ impl Meter {
         self.charge_allocation(len)
     }
 
+    /// Checks that a string of `len` code units would not pass the string cap, without charging
+    /// anything: for text built piece by piece and charged once when it is done.
+    ///
+    /// # Errors
+    ///
+    /// [`Bound::StringLength`], or any earlier error again.
+    #[inline]
+    pub fn check_string_length(&mut self, len: usize) -> Result<(), BudgetExceeded> {
+        if let Some(exceeded) = self.exceeded {
+            return Err(exceeded);
+        }
+        match self.max_string_length {
+            Some(limit) if len as u64 > limit => self.fail(Bound::StringLength, limit),
+            _ => Ok(()),
+        }
+    }
+
     /// Checks an array of `len` elements about to be built, and charges it to the total.
     ///
     /// # Errors

@@ -297,3 +297,61 @@ pub(crate) fn describe(value: &Value) -> String {
         Value::Object(_) => "an object".to_owned(),
     }
 }
+
+/// Text built piece by piece: bytes while every piece is ASCII, UTF-16 from the first piece
+/// that is not.
+pub(crate) enum TextBuilder {
+    /// Every piece so far was ASCII.
+    Ascii(Vec<u8>),
+    /// Some piece was not.
+    Wide(Vec<u16>),
+}
+
+impl TextBuilder {
+    /// An empty builder with room for `capacity` units.
+    pub(crate) fn with_capacity(capacity: usize) -> TextBuilder {
+        TextBuilder::Ascii(Vec::with_capacity(capacity))
+    }
+
+    /// Units so far.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            TextBuilder::Ascii(bytes) => bytes.len(),
+            TextBuilder::Wide(units) => units.len(),
+        }
+    }
+
+    /// Appends `text`.
+    pub(crate) fn push(&mut self, text: &Str) {
+        match self {
+            TextBuilder::Ascii(bytes) => match text.ascii_bytes() {
+                Some(ascii) => bytes.extend_from_slice(ascii),
+                None => {
+                    let mut units: Vec<u16> = Vec::with_capacity(bytes.len() + text.len_utf16());
+                    units.extend(bytes.iter().map(|&byte| u16::from(byte)));
+                    units.extend(text.code_units());
+                    *self = TextBuilder::Wide(units);
+                }
+            },
+            TextBuilder::Wide(units) => units.extend(text.code_units()),
+        }
+    }
+
+    /// Appends `String(n)`.
+    pub(crate) fn push_number(&mut self, n: f64) {
+        let mut digits = String::new();
+        writ_core::write_js_number(n, &mut digits);
+        match self {
+            TextBuilder::Ascii(bytes) => bytes.extend_from_slice(digits.as_bytes()),
+            TextBuilder::Wide(units) => units.extend(digits.bytes().map(u16::from)),
+        }
+    }
+
+    /// The text.
+    pub(crate) fn finish(self) -> Str {
+        match self {
+            TextBuilder::Ascii(bytes) => Str::from_ascii(&bytes).unwrap_or_default(),
+            TextBuilder::Wide(units) => Str::from_utf16(&units),
+        }
+    }
+}

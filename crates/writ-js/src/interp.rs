@@ -593,22 +593,31 @@ impl<'r> Cx<'r> {
             }
             Expr::Unary(op, operand) => self.unary(*op, operand),
             Expr::Template(template) => {
-                let mut parts: Vec<Str> = Vec::with_capacity(template.quasis.len() + template.exprs.len());
-                let mut total = 0usize;
+                let mut text = coerce::TextBuilder::with_capacity(32);
                 for (idx, quasi) in template.quasis.iter().enumerate() {
-                    if !quasi.is_empty() {
-                        total += quasi.len_utf16();
-                        parts.push(quasi.clone());
-                    }
+                    text.push(quasi);
                     if let Some(expr) = template.exprs.get(idx) {
-                        let value = self.eval(expr)?;
-                        let text = to_string(self, &value)?;
-                        total = total.saturating_add(text.len_utf16());
-                        parts.push(text);
+                        match self.peek(expr) {
+                            Some(Value::String(part)) => text.push(part),
+                            Some(Value::Number(n)) => text.push_number(*n),
+                            _ => {
+                                let value = self.eval(expr)?;
+                                match &value {
+                                    Value::String(part) => text.push(part),
+                                    Value::Number(n) => text.push_number(*n),
+                                    other => {
+                                        let part = to_string(self, other)?;
+                                        text.push(&part);
+                                    }
+                                }
+                            }
+                        }
+                        // Checked as it grows, so many long parts cannot build past the cap.
+                        self.meter.check_string_length(text.len())?;
                     }
                 }
-                self.string(total)?;
-                Ok(Value::String(coerce::concat_all(&parts, &Str::empty(), total)))
+                self.string(text.len())?;
+                Ok(Value::String(text.finish()))
             }
             Expr::Array(elements) => self.array_literal(elements),
             Expr::Object(props) => self.object_literal(props),

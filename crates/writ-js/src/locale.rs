@@ -3766,6 +3766,12 @@ mod harness {
                         Err(e) => Err(e),
                     }
                 }
+                Some("expr") => {
+                    let src = match get("expr") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
+                    let data = match get("data") { Value::Object(o) => o, _ => Object::new() };
+                    let evaluator = crate::Evaluator::new();
+                    evaluator.eval(&src, &[&data]).map(|v| Value::String(Str::from(v.to_json_string().unwrap_or_else(|| "undefined".into()))))
+                }
                 Some("chain") => {
                     let l = match get("l") {
                         Value::String(s) => s.to_string_lossy().into_owned(),
