@@ -19,9 +19,9 @@ for idx, line in enumerate((here / "../examples/predicates.jsonl").read_text().s
 js = here / "corpus" / "js"
 js.mkdir(parents=True, exist_ok=True)
 for path in sorted((here / "../crates/writ-js/tests/corpus").rglob("*.jsonl")):
-    for idx, line in enumerate(path.read_text().splitlines()):
+    for idx, line in enumerate(path.read_text().split("\n")):
         if not line.strip():
             continue
         case = json.loads(line)
         data = json.dumps(case.get("data", {}), ensure_ascii=False)
-        (js / f"{path.stem}{idx:04}").write_bytes((case["expr"] + "\0" + data).encode())
+        (js / f"{path.stem}{idx:04}").write_bytes((case["expr"] + "\0" + data).encode("utf-8", "surrogatepass"))

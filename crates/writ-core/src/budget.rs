@@ -550,6 +550,45 @@ mod tests {
     }
 
     #[test]
+    fn a_lazy_clock_starts_at_the_first_check() {
+        let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
+        let limits = Limits {
+            time: Some(Duration::from_millis(50)),
+            check_interval: 8,
+            ..limits()
+        };
+        let mut meter = Meter::starting_at_first_check(&limits, Some(clock.clone()));
+        // Time before the first check does not count: the deadline is set by that check.
+        clock.advance(Duration::from_millis(60));
+        for _ in 0..8 {
+            meter.step().expect("the first batch");
+        }
+        meter.step().expect("the first check starts the clock");
+        clock.advance(Duration::from_millis(49));
+        meter.steps(8).expect("49 ms after the start");
+        clock.advance(Duration::from_millis(1));
+        let error = meter.steps(8).expect_err("50 ms after the start");
+        assert_eq!(error.bound, Bound::Time);
+    }
+
+    #[test]
+    fn string_length_is_checked_without_charging() {
+        let limits = Limits {
+            max_string_length: Some(10),
+            max_total_allocation: Some(10),
+            ..limits()
+        };
+        let mut meter = Meter::new(&limits);
+        for _ in 0..5 {
+            meter.check_string_length(10).expect("at the cap, and nothing is counted");
+        }
+        assert_eq!(meter.allocated(), 0);
+        let error = meter.check_string_length(11).expect_err("past the cap");
+        assert_eq!(error, BudgetExceeded { bound: Bound::StringLength, limit: 10 });
+        assert!(meter.check_string_length(0).is_err(), "sticky");
+    }
+
+    #[test]
     fn deadline_is_read_every_interval() {
         let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
         let limits = Limits {

@@ -3631,193 +3631,811 @@ const NAN_TEXTS: &[(&str, &str)] = &[
     ("zh-Hant", "非數值"),
 ];
 
+
 #[cfg(test)]
-mod harness {
-    //! Temporary: runs a file of cases for comparison with node.
+mod tests {
     use super::*;
     use crate::ast::{Expr, Program};
-    use writ_core::{Limits, Meter, parse_json, write_json_string};
+    use crate::error::Reason;
+    use writ_core::{Limits, Meter, parse_json};
+
+    fn program() -> Program {
+        Program { root: Expr::Const(Value::Null), node_count: 1, free_names: Box::new([]), host_calls: Box::new([]) }
+    }
+
+    fn limits() -> Limits {
+        Limits {
+            steps: Some(1_000_000),
+            max_string_length: Some(1_000_000),
+            max_array_length: Some(100_000),
+            max_total_allocation: Some(10_000_000),
+            ..Limits::UNLIMITED
+        }
+    }
+
+    /// Runs `f` in a fresh evaluation under `limits`; also answers the steps it took.
+    fn run_under<T>(limits: &Limits, f: impl FnOnce(&mut Cx<'_>) -> Result<T>) -> (Result<T>, u64) {
+        let program = program();
+        let mut cx = Cx::new(Meter::new(limits), &program, &[]);
+        let result = f(&mut cx);
+        (result, cx.meter.steps_used())
+    }
+
+    fn run<T>(f: impl FnOnce(&mut Cx<'_>) -> Result<T>) -> Result<T> {
+        run_under(&limits(), f).0
+    }
+
+    /// A JSON argument; the empty text is `undefined`.
+    fn arg(json: &str) -> Value {
+        if json.is_empty() { Value::Undefined } else { parse_json(json).unwrap_or(Value::Null) }
+    }
+
+    fn format(n: f64, locales: &str, options: &str) -> Result<String> {
+        run(|cx| number_to_locale_string(cx, n, &arg(locales), &arg(options))).map(|s| s.to_string_lossy().into_owned())
+    }
+
+    fn reason<T: std::fmt::Debug>(result: Result<T>) -> Option<Reason> {
+        result.err().map(|error| error.reason())
+    }
+
+    fn quoted(tag: &str) -> String {
+        format!("\"{tag}\"")
+    }
+
+    /// Node 20's answers for the eight main locales.
+    const FORMATS: &[(&str, &str, f64, &str)] = &[
+        ("en-US", r#""#, -1234.5, "-1,234.5"),
+        ("en-US", r#""#, 0.0, "0"),
+        ("en-US", r#""#, 1234567.891, "1,234,567.891"),
+        ("en-US", r#""#, 0.000123, "0"),
+        ("en-US", r#""#, 2.5, "2.5"),
+        ("en-US", r#"{"style":"percent"}"#, 0.125, "13%"),
+        ("en-US", r#"{"style":"percent"}"#, -0.5, "-50%"),
+        ("en-US", r#"{"style":"percent"}"#, 12.345, "1,235%"),
+        ("en-US", r#"{"style":"percent"}"#, 0.0, "0%"),
+        ("en-US", r#"{"style":"percent","maximumFractionDigits":2}"#, 0.12345, "12.35%"),
+        ("en-US", r#"{"style":"percent","maximumFractionDigits":2}"#, -0.00005, "-0.01%"),
+        ("en-US", r#"{"style":"currency","currency":"USD"}"#, 1234.5, "$1,234.50"),
+        ("en-US", r#"{"style":"currency","currency":"USD"}"#, -0.005, "-$0.01"),
+        ("en-US", r#"{"style":"currency","currency":"USD"}"#, 0.0, "$0.00"),
+        ("en-US", r#"{"style":"currency","currency":"EUR"}"#, 1234567.891, "€1,234,567.89"),
+        ("en-US", r#"{"style":"currency","currency":"EUR"}"#, -1.005, "-€1.01"),
+        ("en-US", r#"{"style":"currency","currency":"JPY"}"#, 1234.5, "¥1,235"),
+        ("en-US", r#"{"style":"currency","currency":"JPY"}"#, -2.5, "-¥3"),
+        ("en-US", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, 1234.5, "GBP\u{a0}1,234.50"),
+        ("en-US", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, -1.0, "-GBP\u{a0}1.00"),
+        ("en-US", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1.0, "1.00 Indian rupees"),
+        ("en-US", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1234.5, "1,234.50 Indian rupees"),
+        ("en-US", r#"{"style":"currency","currency":"CNY","currencyDisplay":"narrowSymbol"}"#, 1234.5, "¥1,234.50"),
+        ("en-US", r#"{"style":"currency","currency":"CHF"}"#, -1234.5, "-CHF\u{a0}1,234.50"),
+        ("en-US", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, -1234.5, "(€1,234.50)"),
+        ("en-US", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, 1234.5, "€1,234.50"),
+        ("en-US", r#"{"useGrouping":"always"}"#, 1234.0, "1,234"),
+        ("en-US", r#"{"useGrouping":"always"}"#, 1234567.0, "1,234,567"),
+        ("en-US", r#"{"useGrouping":"min2"}"#, 1234.0, "1234"),
+        ("en-US", r#"{"useGrouping":"min2"}"#, 12345.0, "12,345"),
+        ("en-US", r#"{"useGrouping":false}"#, 1234567.5, "1234567.5"),
+        ("en-US", r#"{"signDisplay":"always"}"#, 1.0, "+1"),
+        ("en-US", r#"{"signDisplay":"always"}"#, 0.0, "+0"),
+        ("en-US", r#"{"signDisplay":"always"}"#, -0.0, "-0"),
+        ("en-US", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 1.0, "+€1.00"),
+        ("en-US", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 0.0, "€0.00"),
+        ("en-GB", r#""#, -1234.5, "-1,234.5"),
+        ("en-GB", r#""#, 0.0, "0"),
+        ("en-GB", r#""#, 1234567.891, "1,234,567.891"),
+        ("en-GB", r#""#, 0.000123, "0"),
+        ("en-GB", r#""#, 2.5, "2.5"),
+        ("en-GB", r#"{"style":"percent"}"#, 0.125, "13%"),
+        ("en-GB", r#"{"style":"percent"}"#, -0.5, "-50%"),
+        ("en-GB", r#"{"style":"percent"}"#, 12.345, "1,235%"),
+        ("en-GB", r#"{"style":"percent"}"#, 0.0, "0%"),
+        ("en-GB", r#"{"style":"percent","maximumFractionDigits":2}"#, 0.12345, "12.35%"),
+        ("en-GB", r#"{"style":"percent","maximumFractionDigits":2}"#, -0.00005, "-0.01%"),
+        ("en-GB", r#"{"style":"currency","currency":"USD"}"#, 1234.5, "US$1,234.50"),
+        ("en-GB", r#"{"style":"currency","currency":"USD"}"#, -0.005, "-US$0.01"),
+        ("en-GB", r#"{"style":"currency","currency":"USD"}"#, 0.0, "US$0.00"),
+        ("en-GB", r#"{"style":"currency","currency":"EUR"}"#, 1234567.891, "€1,234,567.89"),
+        ("en-GB", r#"{"style":"currency","currency":"EUR"}"#, -1.005, "-€1.01"),
+        ("en-GB", r#"{"style":"currency","currency":"JPY"}"#, 1234.5, "JP¥1,235"),
+        ("en-GB", r#"{"style":"currency","currency":"JPY"}"#, -2.5, "-JP¥3"),
+        ("en-GB", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, 1234.5, "GBP\u{a0}1,234.50"),
+        ("en-GB", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, -1.0, "-GBP\u{a0}1.00"),
+        ("en-GB", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1.0, "1.00 Indian rupees"),
+        ("en-GB", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1234.5, "1,234.50 Indian rupees"),
+        ("en-GB", r#"{"style":"currency","currency":"CNY","currencyDisplay":"narrowSymbol"}"#, 1234.5, "¥1,234.50"),
+        ("en-GB", r#"{"style":"currency","currency":"CHF"}"#, -1234.5, "-CHF\u{a0}1,234.50"),
+        ("en-GB", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, -1234.5, "(€1,234.50)"),
+        ("en-GB", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, 1234.5, "€1,234.50"),
+        ("en-GB", r#"{"useGrouping":"always"}"#, 1234.0, "1,234"),
+        ("en-GB", r#"{"useGrouping":"always"}"#, 1234567.0, "1,234,567"),
+        ("en-GB", r#"{"useGrouping":"min2"}"#, 1234.0, "1234"),
+        ("en-GB", r#"{"useGrouping":"min2"}"#, 12345.0, "12,345"),
+        ("en-GB", r#"{"useGrouping":false}"#, 1234567.5, "1234567.5"),
+        ("en-GB", r#"{"signDisplay":"always"}"#, 1.0, "+1"),
+        ("en-GB", r#"{"signDisplay":"always"}"#, 0.0, "+0"),
+        ("en-GB", r#"{"signDisplay":"always"}"#, -0.0, "-0"),
+        ("en-GB", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 1.0, "+€1.00"),
+        ("en-GB", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 0.0, "€0.00"),
+        ("de-DE", r#""#, -1234.5, "-1.234,5"),
+        ("de-DE", r#""#, 0.0, "0"),
+        ("de-DE", r#""#, 1234567.891, "1.234.567,891"),
+        ("de-DE", r#""#, 0.000123, "0"),
+        ("de-DE", r#""#, 2.5, "2,5"),
+        ("de-DE", r#"{"style":"percent"}"#, 0.125, "13\u{a0}%"),
+        ("de-DE", r#"{"style":"percent"}"#, -0.5, "-50\u{a0}%"),
+        ("de-DE", r#"{"style":"percent"}"#, 12.345, "1.235\u{a0}%"),
+        ("de-DE", r#"{"style":"percent"}"#, 0.0, "0\u{a0}%"),
+        ("de-DE", r#"{"style":"percent","maximumFractionDigits":2}"#, 0.12345, "12,35\u{a0}%"),
+        ("de-DE", r#"{"style":"percent","maximumFractionDigits":2}"#, -0.00005, "-0,01\u{a0}%"),
+        ("de-DE", r#"{"style":"currency","currency":"USD"}"#, 1234.5, "1.234,50\u{a0}$"),
+        ("de-DE", r#"{"style":"currency","currency":"USD"}"#, -0.005, "-0,01\u{a0}$"),
+        ("de-DE", r#"{"style":"currency","currency":"USD"}"#, 0.0, "0,00\u{a0}$"),
+        ("de-DE", r#"{"style":"currency","currency":"EUR"}"#, 1234567.891, "1.234.567,89\u{a0}€"),
+        ("de-DE", r#"{"style":"currency","currency":"EUR"}"#, -1.005, "-1,01\u{a0}€"),
+        ("de-DE", r#"{"style":"currency","currency":"JPY"}"#, 1234.5, "1.235\u{a0}¥"),
+        ("de-DE", r#"{"style":"currency","currency":"JPY"}"#, -2.5, "-3\u{a0}¥"),
+        ("de-DE", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, 1234.5, "1.234,50\u{a0}GBP"),
+        ("de-DE", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, -1.0, "-1,00\u{a0}GBP"),
+        ("de-DE", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1.0, "1,00 Indische Rupien"),
+        ("de-DE", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1234.5, "1.234,50 Indische Rupien"),
+        ("de-DE", r#"{"style":"currency","currency":"CNY","currencyDisplay":"narrowSymbol"}"#, 1234.5, "1.234,50\u{a0}¥"),
+        ("de-DE", r#"{"style":"currency","currency":"CHF"}"#, -1234.5, "-1.234,50\u{a0}CHF"),
+        ("de-DE", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, -1234.5, "-1.234,50\u{a0}€"),
+        ("de-DE", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, 1234.5, "1.234,50\u{a0}€"),
+        ("de-DE", r#"{"useGrouping":"always"}"#, 1234.0, "1.234"),
+        ("de-DE", r#"{"useGrouping":"always"}"#, 1234567.0, "1.234.567"),
+        ("de-DE", r#"{"useGrouping":"min2"}"#, 1234.0, "1234"),
+        ("de-DE", r#"{"useGrouping":"min2"}"#, 12345.0, "12.345"),
+        ("de-DE", r#"{"useGrouping":false}"#, 1234567.5, "1234567,5"),
+        ("de-DE", r#"{"signDisplay":"always"}"#, 1.0, "+1"),
+        ("de-DE", r#"{"signDisplay":"always"}"#, 0.0, "+0"),
+        ("de-DE", r#"{"signDisplay":"always"}"#, -0.0, "-0"),
+        ("de-DE", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 1.0, "+1,00\u{a0}€"),
+        ("de-DE", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 0.0, "0,00\u{a0}€"),
+        ("fr-FR", r#""#, -1234.5, "-1\u{202f}234,5"),
+        ("fr-FR", r#""#, 0.0, "0"),
+        ("fr-FR", r#""#, 1234567.891, "1\u{202f}234\u{202f}567,891"),
+        ("fr-FR", r#""#, 0.000123, "0"),
+        ("fr-FR", r#""#, 2.5, "2,5"),
+        ("fr-FR", r#"{"style":"percent"}"#, 0.125, "13\u{a0}%"),
+        ("fr-FR", r#"{"style":"percent"}"#, -0.5, "-50\u{a0}%"),
+        ("fr-FR", r#"{"style":"percent"}"#, 12.345, "1\u{202f}235\u{a0}%"),
+        ("fr-FR", r#"{"style":"percent"}"#, 0.0, "0\u{a0}%"),
+        ("fr-FR", r#"{"style":"percent","maximumFractionDigits":2}"#, 0.12345, "12,35\u{a0}%"),
+        ("fr-FR", r#"{"style":"percent","maximumFractionDigits":2}"#, -0.00005, "-0,01\u{a0}%"),
+        ("fr-FR", r#"{"style":"currency","currency":"USD"}"#, 1234.5, "1\u{202f}234,50\u{a0}$US"),
+        ("fr-FR", r#"{"style":"currency","currency":"USD"}"#, -0.005, "-0,01\u{a0}$US"),
+        ("fr-FR", r#"{"style":"currency","currency":"USD"}"#, 0.0, "0,00\u{a0}$US"),
+        ("fr-FR", r#"{"style":"currency","currency":"EUR"}"#, 1234567.891, "1\u{202f}234\u{202f}567,89\u{a0}€"),
+        ("fr-FR", r#"{"style":"currency","currency":"EUR"}"#, -1.005, "-1,01\u{a0}€"),
+        ("fr-FR", r#"{"style":"currency","currency":"JPY"}"#, 1234.5, "1\u{202f}235\u{a0}JPY"),
+        ("fr-FR", r#"{"style":"currency","currency":"JPY"}"#, -2.5, "-3\u{a0}JPY"),
+        ("fr-FR", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, 1234.5, "1\u{202f}234,50\u{a0}GBP"),
+        ("fr-FR", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, -1.0, "-1,00\u{a0}GBP"),
+        ("fr-FR", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1.0, "1,00 roupie indienne"),
+        ("fr-FR", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1234.5, "1\u{202f}234,50 roupies indiennes"),
+        ("fr-FR", r#"{"style":"currency","currency":"CNY","currencyDisplay":"narrowSymbol"}"#, 1234.5, "1\u{202f}234,50\u{a0}¥"),
+        ("fr-FR", r#"{"style":"currency","currency":"CHF"}"#, -1234.5, "-1\u{202f}234,50\u{a0}CHF"),
+        ("fr-FR", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, -1234.5, "(1\u{202f}234,50\u{a0}€)"),
+        ("fr-FR", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, 1234.5, "1\u{202f}234,50\u{a0}€"),
+        ("fr-FR", r#"{"useGrouping":"always"}"#, 1234.0, "1\u{202f}234"),
+        ("fr-FR", r#"{"useGrouping":"always"}"#, 1234567.0, "1\u{202f}234\u{202f}567"),
+        ("fr-FR", r#"{"useGrouping":"min2"}"#, 1234.0, "1234"),
+        ("fr-FR", r#"{"useGrouping":"min2"}"#, 12345.0, "12\u{202f}345"),
+        ("fr-FR", r#"{"useGrouping":false}"#, 1234567.5, "1234567,5"),
+        ("fr-FR", r#"{"signDisplay":"always"}"#, 1.0, "+1"),
+        ("fr-FR", r#"{"signDisplay":"always"}"#, 0.0, "+0"),
+        ("fr-FR", r#"{"signDisplay":"always"}"#, -0.0, "-0"),
+        ("fr-FR", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 1.0, "+1,00\u{a0}€"),
+        ("fr-FR", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 0.0, "0,00\u{a0}€"),
+        ("es-ES", r#""#, -1234.5, "-1234,5"),
+        ("es-ES", r#""#, 0.0, "0"),
+        ("es-ES", r#""#, 1234567.891, "1.234.567,891"),
+        ("es-ES", r#""#, 0.000123, "0"),
+        ("es-ES", r#""#, 2.5, "2,5"),
+        ("es-ES", r#"{"style":"percent"}"#, 0.125, "13\u{a0}%"),
+        ("es-ES", r#"{"style":"percent"}"#, -0.5, "-50\u{a0}%"),
+        ("es-ES", r#"{"style":"percent"}"#, 12.345, "1235\u{a0}%"),
+        ("es-ES", r#"{"style":"percent"}"#, 0.0, "0\u{a0}%"),
+        ("es-ES", r#"{"style":"percent","maximumFractionDigits":2}"#, 0.12345, "12,35\u{a0}%"),
+        ("es-ES", r#"{"style":"percent","maximumFractionDigits":2}"#, -0.00005, "-0,01\u{a0}%"),
+        ("es-ES", r#"{"style":"currency","currency":"USD"}"#, 1234.5, "1234,50\u{a0}US$"),
+        ("es-ES", r#"{"style":"currency","currency":"USD"}"#, -0.005, "-0,01\u{a0}US$"),
+        ("es-ES", r#"{"style":"currency","currency":"USD"}"#, 0.0, "0,00\u{a0}US$"),
+        ("es-ES", r#"{"style":"currency","currency":"EUR"}"#, 1234567.891, "1.234.567,89\u{a0}€"),
+        ("es-ES", r#"{"style":"currency","currency":"EUR"}"#, -1.005, "-1,01\u{a0}€"),
+        ("es-ES", r#"{"style":"currency","currency":"JPY"}"#, 1234.5, "1235\u{a0}JPY"),
+        ("es-ES", r#"{"style":"currency","currency":"JPY"}"#, -2.5, "-3\u{a0}JPY"),
+        ("es-ES", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, 1234.5, "1234,50\u{a0}GBP"),
+        ("es-ES", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, -1.0, "-1,00\u{a0}GBP"),
+        ("es-ES", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1.0, "1,00 rupia india"),
+        ("es-ES", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1234.5, "1234,50 rupias indias"),
+        ("es-ES", r#"{"style":"currency","currency":"CNY","currencyDisplay":"narrowSymbol"}"#, 1234.5, "1234,50\u{a0}¥"),
+        ("es-ES", r#"{"style":"currency","currency":"CHF"}"#, -1234.5, "-1234,50\u{a0}CHF"),
+        ("es-ES", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, -1234.5, "-1234,50\u{a0}€"),
+        ("es-ES", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, 1234.5, "1234,50\u{a0}€"),
+        ("es-ES", r#"{"useGrouping":"always"}"#, 1234.0, "1.234"),
+        ("es-ES", r#"{"useGrouping":"always"}"#, 1234567.0, "1.234.567"),
+        ("es-ES", r#"{"useGrouping":"min2"}"#, 1234.0, "1234"),
+        ("es-ES", r#"{"useGrouping":"min2"}"#, 12345.0, "12.345"),
+        ("es-ES", r#"{"useGrouping":false}"#, 1234567.5, "1234567,5"),
+        ("es-ES", r#"{"signDisplay":"always"}"#, 1.0, "+1"),
+        ("es-ES", r#"{"signDisplay":"always"}"#, 0.0, "+0"),
+        ("es-ES", r#"{"signDisplay":"always"}"#, -0.0, "-0"),
+        ("es-ES", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 1.0, "+1,00\u{a0}€"),
+        ("es-ES", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 0.0, "0,00\u{a0}€"),
+        ("ja-JP", r#""#, -1234.5, "-1,234.5"),
+        ("ja-JP", r#""#, 0.0, "0"),
+        ("ja-JP", r#""#, 1234567.891, "1,234,567.891"),
+        ("ja-JP", r#""#, 0.000123, "0"),
+        ("ja-JP", r#""#, 2.5, "2.5"),
+        ("ja-JP", r#"{"style":"percent"}"#, 0.125, "13%"),
+        ("ja-JP", r#"{"style":"percent"}"#, -0.5, "-50%"),
+        ("ja-JP", r#"{"style":"percent"}"#, 12.345, "1,235%"),
+        ("ja-JP", r#"{"style":"percent"}"#, 0.0, "0%"),
+        ("ja-JP", r#"{"style":"percent","maximumFractionDigits":2}"#, 0.12345, "12.35%"),
+        ("ja-JP", r#"{"style":"percent","maximumFractionDigits":2}"#, -0.00005, "-0.01%"),
+        ("ja-JP", r#"{"style":"currency","currency":"USD"}"#, 1234.5, "$1,234.50"),
+        ("ja-JP", r#"{"style":"currency","currency":"USD"}"#, -0.005, "-$0.01"),
+        ("ja-JP", r#"{"style":"currency","currency":"USD"}"#, 0.0, "$0.00"),
+        ("ja-JP", r#"{"style":"currency","currency":"EUR"}"#, 1234567.891, "€1,234,567.89"),
+        ("ja-JP", r#"{"style":"currency","currency":"EUR"}"#, -1.005, "-€1.01"),
+        ("ja-JP", r#"{"style":"currency","currency":"JPY"}"#, 1234.5, "￥1,235"),
+        ("ja-JP", r#"{"style":"currency","currency":"JPY"}"#, -2.5, "-￥3"),
+        ("ja-JP", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, 1234.5, "GBP\u{a0}1,234.50"),
+        ("ja-JP", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, -1.0, "-GBP\u{a0}1.00"),
+        ("ja-JP", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1.0, "1.00インド ルピー"),
+        ("ja-JP", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1234.5, "1,234.50インド ルピー"),
+        ("ja-JP", r#"{"style":"currency","currency":"CNY","currencyDisplay":"narrowSymbol"}"#, 1234.5, "￥1,234.50"),
+        ("ja-JP", r#"{"style":"currency","currency":"CHF"}"#, -1234.5, "-CHF\u{a0}1,234.50"),
+        ("ja-JP", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, -1234.5, "(€1,234.50)"),
+        ("ja-JP", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, 1234.5, "€1,234.50"),
+        ("ja-JP", r#"{"useGrouping":"always"}"#, 1234.0, "1,234"),
+        ("ja-JP", r#"{"useGrouping":"always"}"#, 1234567.0, "1,234,567"),
+        ("ja-JP", r#"{"useGrouping":"min2"}"#, 1234.0, "1234"),
+        ("ja-JP", r#"{"useGrouping":"min2"}"#, 12345.0, "12,345"),
+        ("ja-JP", r#"{"useGrouping":false}"#, 1234567.5, "1234567.5"),
+        ("ja-JP", r#"{"signDisplay":"always"}"#, 1.0, "+1"),
+        ("ja-JP", r#"{"signDisplay":"always"}"#, 0.0, "+0"),
+        ("ja-JP", r#"{"signDisplay":"always"}"#, -0.0, "-0"),
+        ("ja-JP", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 1.0, "+€1.00"),
+        ("ja-JP", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 0.0, "€0.00"),
+        ("zh-CN", r#""#, -1234.5, "-1,234.5"),
+        ("zh-CN", r#""#, 0.0, "0"),
+        ("zh-CN", r#""#, 1234567.891, "1,234,567.891"),
+        ("zh-CN", r#""#, 0.000123, "0"),
+        ("zh-CN", r#""#, 2.5, "2.5"),
+        ("zh-CN", r#"{"style":"percent"}"#, 0.125, "13%"),
+        ("zh-CN", r#"{"style":"percent"}"#, -0.5, "-50%"),
+        ("zh-CN", r#"{"style":"percent"}"#, 12.345, "1,235%"),
+        ("zh-CN", r#"{"style":"percent"}"#, 0.0, "0%"),
+        ("zh-CN", r#"{"style":"percent","maximumFractionDigits":2}"#, 0.12345, "12.35%"),
+        ("zh-CN", r#"{"style":"percent","maximumFractionDigits":2}"#, -0.00005, "-0.01%"),
+        ("zh-CN", r#"{"style":"currency","currency":"USD"}"#, 1234.5, "US$1,234.50"),
+        ("zh-CN", r#"{"style":"currency","currency":"USD"}"#, -0.005, "-US$0.01"),
+        ("zh-CN", r#"{"style":"currency","currency":"USD"}"#, 0.0, "US$0.00"),
+        ("zh-CN", r#"{"style":"currency","currency":"EUR"}"#, 1234567.891, "€1,234,567.89"),
+        ("zh-CN", r#"{"style":"currency","currency":"EUR"}"#, -1.005, "-€1.01"),
+        ("zh-CN", r#"{"style":"currency","currency":"JPY"}"#, 1234.5, "JP¥1,235"),
+        ("zh-CN", r#"{"style":"currency","currency":"JPY"}"#, -2.5, "-JP¥3"),
+        ("zh-CN", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, 1234.5, "GBP\u{a0}1,234.50"),
+        ("zh-CN", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, -1.0, "-GBP\u{a0}1.00"),
+        ("zh-CN", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1.0, "1.00印度卢比"),
+        ("zh-CN", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1234.5, "1,234.50印度卢比"),
+        ("zh-CN", r#"{"style":"currency","currency":"CNY","currencyDisplay":"narrowSymbol"}"#, 1234.5, "¥1,234.50"),
+        ("zh-CN", r#"{"style":"currency","currency":"CHF"}"#, -1234.5, "-CHF\u{a0}1,234.50"),
+        ("zh-CN", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, -1234.5, "(€1,234.50)"),
+        ("zh-CN", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, 1234.5, "€1,234.50"),
+        ("zh-CN", r#"{"useGrouping":"always"}"#, 1234.0, "1,234"),
+        ("zh-CN", r#"{"useGrouping":"always"}"#, 1234567.0, "1,234,567"),
+        ("zh-CN", r#"{"useGrouping":"min2"}"#, 1234.0, "1234"),
+        ("zh-CN", r#"{"useGrouping":"min2"}"#, 12345.0, "12,345"),
+        ("zh-CN", r#"{"useGrouping":false}"#, 1234567.5, "1234567.5"),
+        ("zh-CN", r#"{"signDisplay":"always"}"#, 1.0, "+1"),
+        ("zh-CN", r#"{"signDisplay":"always"}"#, 0.0, "+0"),
+        ("zh-CN", r#"{"signDisplay":"always"}"#, -0.0, "-0"),
+        ("zh-CN", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 1.0, "+€1.00"),
+        ("zh-CN", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 0.0, "€0.00"),
+        ("hi-IN", r#""#, -1234.5, "-1,234.5"),
+        ("hi-IN", r#""#, 0.0, "0"),
+        ("hi-IN", r#""#, 1234567.891, "12,34,567.891"),
+        ("hi-IN", r#""#, 0.000123, "0"),
+        ("hi-IN", r#""#, 2.5, "2.5"),
+        ("hi-IN", r#"{"style":"percent"}"#, 0.125, "13%"),
+        ("hi-IN", r#"{"style":"percent"}"#, -0.5, "-50%"),
+        ("hi-IN", r#"{"style":"percent"}"#, 12.345, "1,235%"),
+        ("hi-IN", r#"{"style":"percent"}"#, 0.0, "0%"),
+        ("hi-IN", r#"{"style":"percent","maximumFractionDigits":2}"#, 0.12345, "12.35%"),
+        ("hi-IN", r#"{"style":"percent","maximumFractionDigits":2}"#, -0.00005, "-0.01%"),
+        ("hi-IN", r#"{"style":"currency","currency":"USD"}"#, 1234.5, "$1,234.50"),
+        ("hi-IN", r#"{"style":"currency","currency":"USD"}"#, -0.005, "-$0.01"),
+        ("hi-IN", r#"{"style":"currency","currency":"USD"}"#, 0.0, "$0.00"),
+        ("hi-IN", r#"{"style":"currency","currency":"EUR"}"#, 1234567.891, "€12,34,567.89"),
+        ("hi-IN", r#"{"style":"currency","currency":"EUR"}"#, -1.005, "-€1.01"),
+        ("hi-IN", r#"{"style":"currency","currency":"JPY"}"#, 1234.5, "JP¥1,235"),
+        ("hi-IN", r#"{"style":"currency","currency":"JPY"}"#, -2.5, "-JP¥3"),
+        ("hi-IN", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, 1234.5, "GBP\u{a0}1,234.50"),
+        ("hi-IN", r#"{"style":"currency","currency":"GBP","currencyDisplay":"code"}"#, -1.0, "-GBP\u{a0}1.00"),
+        ("hi-IN", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1.0, "1.00 भ\u{93e}रत\u{940}य र\u{941}पय\u{93e}"),
+        ("hi-IN", r#"{"style":"currency","currency":"INR","currencyDisplay":"name"}"#, 1234.5, "1,234.50 भ\u{93e}रत\u{940}य र\u{941}पए"),
+        ("hi-IN", r#"{"style":"currency","currency":"CNY","currencyDisplay":"narrowSymbol"}"#, 1234.5, "¥1,234.50"),
+        ("hi-IN", r#"{"style":"currency","currency":"CHF"}"#, -1234.5, "-CHF\u{a0}1,234.50"),
+        ("hi-IN", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, -1234.5, "-€1,234.50"),
+        ("hi-IN", r#"{"style":"currency","currency":"EUR","currencySign":"accounting"}"#, 1234.5, "€1,234.50"),
+        ("hi-IN", r#"{"useGrouping":"always"}"#, 1234.0, "1,234"),
+        ("hi-IN", r#"{"useGrouping":"always"}"#, 1234567.0, "12,34,567"),
+        ("hi-IN", r#"{"useGrouping":"min2"}"#, 1234.0, "1234"),
+        ("hi-IN", r#"{"useGrouping":"min2"}"#, 12345.0, "12,345"),
+        ("hi-IN", r#"{"useGrouping":false}"#, 1234567.5, "1234567.5"),
+        ("hi-IN", r#"{"signDisplay":"always"}"#, 1.0, "+1"),
+        ("hi-IN", r#"{"signDisplay":"always"}"#, 0.0, "+0"),
+        ("hi-IN", r#"{"signDisplay":"always"}"#, -0.0, "-0"),
+        ("hi-IN", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 1.0, "+€1.00"),
+        ("hi-IN", r#"{"signDisplay":"exceptZero","style":"currency","currency":"EUR"}"#, 0.0, "€0.00"),
+    ];
 
     #[test]
-    fn harness() {
-        let Ok(path) = std::env::var("WRIT_LOCALE_CASES") else {
-            return;
-        };
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let program = Program {
-            root: Expr::Const(Value::Null),
-            node_count: 1,
-            free_names: Box::new([]),
-            host_calls: Box::new([]),
-        };
-        let mut out = String::new();
-        for line in text.lines() {
-            let case = parse_json(line).unwrap_or(Value::Null);
-            let Value::Object(case) = case else {
-                out.push_str("BADCASE\n");
-                continue;
-            };
-            let limits = Limits {
-                steps: Some(100_000_000),
-                ..Limits::UNLIMITED
-            };
-            let mut cx = Cx::new(Meter::new(&limits), &program, &[]);
-            let get = |k: &str| case.get_str(k).cloned().unwrap_or(Value::Undefined);
-            let kind = get("k");
-            let result: Result<Value> = match kind.as_str().map(|s| s.to_string_lossy().into_owned()).as_deref() {
-                Some("num") => {
-                    let n = match get("n") {
-                        Value::String(s) => string_to_number(&s),
-                        Value::Number(n) => n,
-                        _ => f64::NAN,
-                    };
-                    let n = if matches!(get("n"), Value::String(ref s) if s.eq_str("-0")) {
-                        -0.0
-                    } else {
-                        n
-                    };
-                    number_to_locale_string(&mut cx, n, &get("l"), &get("o")).map(Value::String)
-                }
-                Some("arr") => match get("a") {
-                    Value::Array(a) => array_to_locale_string(&mut cx, &a, &get("l"), &get("o")).map(Value::String),
-                    _ => Ok(Value::Null),
-                },
-                Some("case") => match get("s") {
-                    Value::String(s) => to_locale_case(&mut cx, &s, &get("l"), get("u").is_truthy()).map(Value::String),
-                    _ => Ok(Value::Null),
-                },
-                Some("sym") => {
-                    let l = match get("l") {
-                        Value::String(s) => s.to_string_lossy().into_owned(),
-                        _ => String::new(),
-                    };
-                    let c = match get("c") {
-                        Value::String(s) => s.to_string_lossy().into_owned(),
-                        _ => String::new(),
-                    };
-                    let display = if get("narrow").is_truthy() {
-                        CurrencyDisplay::Narrow
-                    } else {
-                        CurrencyDisplay::Symbol
-                    };
-                    let locale =
-                        resolve_number_locale(&[Locale::try_from_str(&l).unwrap_or_else(|_| default_locale())]);
-                    match locale
-                        .and_then(|locale| NumberData::build(&locale, &DataKind::Currency { code: c, display }, None))
-                    {
-                        Ok(NumberData {
-                            style:
-                                StyleData::Currency {
-                                    text: CurrencyText::Symbol { symbol, .. },
-                                    ..
-                                },
-                            ..
-                        }) => Ok(Value::String(Str::from(symbol))),
-                        Ok(_) => Ok(Value::Null),
-                        Err(e) => Err(e),
-                    }
-                }
-                Some("names") => {
-                    let l = match get("l") {
-                        Value::String(s) => s.to_string_lossy().into_owned(),
-                        _ => String::new(),
-                    };
-                    let c = match get("c") {
-                        Value::String(s) => s.to_string_lossy().into_owned(),
-                        _ => String::new(),
-                    };
-                    let locale =
-                        resolve_number_locale(&[Locale::try_from_str(&l).unwrap_or_else(|_| default_locale())]);
-                    match locale.and_then(|locale| {
-                        NumberData::build(
-                            &locale,
-                            &DataKind::Currency {
-                                code: c,
-                                display: CurrencyDisplay::Name,
-                            },
-                            None,
-                        )
-                    }) {
-                        Ok(NumberData {
-                            style:
-                                StyleData::Currency {
-                                    text: CurrencyText::Name { names: by_category, .. },
-                                    ..
-                                },
-                            ..
-                        }) => {
-                            let mut o = String::from("{");
-                            let mut sorted: Vec<_> = by_category
-                                .iter()
-                                .map(|(c, t)| (format!("{c:?}").to_lowercase(), format!("{NUMBER_MARK} {t}")))
-                                .collect();
-                            sorted.sort();
-                            for (i, (c, t)) in sorted.iter().enumerate() {
-                                if i > 0 {
-                                    o.push(',');
-                                }
-                                o.push_str(&format!("\"{c}\":"));
-                                write_json_string(&Str::from(t.as_str()), &mut o);
-                            }
-                            o.push('}');
-                            Ok(Value::String(Str::from(o)))
-                        }
-                        Ok(_) => Ok(Value::Null),
-                        Err(e) => Err(e),
-                    }
-                }
-                Some("expr") => {
-                    let src = match get("expr") { Value::String(s) => s.to_string_lossy().into_owned(), _ => String::new() };
-                    let data = match get("data") { Value::Object(o) => o, _ => Object::new() };
-                    let evaluator = crate::Evaluator::new();
-                    evaluator.eval(&src, &[&data]).map(|v| Value::String(Str::from(v.to_json_string().unwrap_or_else(|| "undefined".into()))))
-                }
-                Some("chain") => {
-                    let l = match get("l") {
-                        Value::String(s) => s.to_string_lossy().into_owned(),
-                        _ => String::new(),
-                    };
-                    let locale = Locale::try_from_str(&l).unwrap_or_else(|_| default_locale());
-                    Ok(Value::String(Str::from(data_chain(&locale).join(" "))))
-                }
-                Some("plural") => {
-                    let l = match get("l") {
-                        Value::String(s) => s.to_string_lossy().into_owned(),
-                        _ => String::new(),
-                    };
-                    let v = match get("v") {
-                        Value::String(s) => s.to_string_lossy().into_owned(),
-                        _ => String::new(),
-                    };
-                    let locale = Locale::try_from_str(&l).unwrap_or_else(|_| default_locale());
-                    let rules = PluralRules::try_new_cardinal((&plural_locale(&locale)).into());
-                    Ok(rules
-                        .map(|r| Value::String(Str::from(format!("{:?}", r.category_for(&decimal(&v))).to_lowercase())))
-                        .unwrap_or(Value::Null))
-                }
-                Some("cmp") => match (get("a"), get("b")) {
-                    (Value::String(a), Value::String(b)) => {
-                        compare(&mut cx, &a, &b, &get("l"), &get("o")).map(Value::Number)
-                    }
-                    _ => Ok(Value::Null),
-                },
-                _ => Ok(Value::Null),
-            };
-            match result {
-                Ok(Value::String(s)) => {
-                    write_json_string(&s, &mut out);
-                }
-                Ok(Value::Number(n)) => out.push_str(&number_to_str(n).to_string_lossy()),
-                Ok(_) => out.push_str("null"),
-                Err(e) => {
-                    out.push_str("ERR:");
-                    out.push_str(e.reason().code());
-                    out.push(' ');
-                    out.push_str(&e.message().replace('\n', " "));
-                }
-            }
-            out.push('\n');
+    fn formats_as_node_does_in_the_main_locales() {
+        for &(locale, options, n, want) in FORMATS {
+            let got = format(n, &quoted(locale), options);
+            assert_eq!(got.as_deref(), Ok(want), "{n} in {locale} with {options}");
         }
-        std::fs::write(format!("{path}.writ"), out).unwrap_or_default();
+    }
+
+    /// Node 20's answers in en-US for the digit and rounding options and special values.
+    const DIGITS: &[(&str, f64, &str)] = &[
+        (r#"{"maximumFractionDigits":2}"#, 1.005, "1.01"),
+        (r#"{"maximumFractionDigits":2}"#, 1.015, "1.02"),
+        (r#"{"maximumFractionDigits":2}"#, 8.345, "8.35"),
+        (r#"{"maximumFractionDigits":2}"#, -2.675, "-2.68"),
+        (r#"{"minimumFractionDigits":3}"#, 1.5, "1.500"),
+        (r#"{"minimumFractionDigits":3}"#, 0.0, "0.000"),
+        (r#"{"maximumSignificantDigits":3}"#, 123456.0, "123,000"),
+        (r#"{"maximumSignificantDigits":3}"#, 0.00012345, "0.000123"),
+        (r#"{"maximumSignificantDigits":3}"#, 9.995, "10"),
+        (r#"{"maximumSignificantDigits":3}"#, 0.0, "0"),
+        (r#"{"minimumSignificantDigits":5}"#, 1.5, "1.5000"),
+        (r#"{"minimumSignificantDigits":5}"#, 0.0, "0.0000"),
+        (r#"{"minimumSignificantDigits":2,"maximumSignificantDigits":4}"#, 1.0, "1.0"),
+        (r#"{"minimumSignificantDigits":2,"maximumSignificantDigits":4}"#, 1.23456, "1.235"),
+        (r#"{"minimumIntegerDigits":5}"#, 12.5, "00,012.5"),
+        (r#"{"minimumIntegerDigits":5}"#, 0.0, "00,000"),
+        (r#"{"minimumIntegerDigits":5,"useGrouping":false}"#, 12.5, "00012.5"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfEven"}"#, 0.5, "0"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfEven"}"#, 1.5, "2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfEven"}"#, 2.5, "2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfEven"}"#, -2.5, "-2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfTrunc"}"#, 2.5, "2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfTrunc"}"#, -2.5, "-2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfTrunc"}"#, 2.51, "3"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfCeil"}"#, 2.5, "3"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfCeil"}"#, -2.5, "-2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfFloor"}"#, 2.5, "2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"halfFloor"}"#, -2.5, "-3"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"ceil"}"#, 2.1, "3"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"ceil"}"#, -2.9, "-2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"floor"}"#, 2.9, "2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"floor"}"#, -2.1, "-3"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"expand"}"#, 2.1, "3"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"expand"}"#, -2.1, "-3"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"trunc"}"#, 2.9, "2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"trunc"}"#, -2.9, "-2"),
+        (r#"{"maximumFractionDigits":0,"roundingMode":"trunc"}"#, -0.4, "-0"),
+        (r#"{"minimumFractionDigits":2,"maximumFractionDigits":2,"roundingIncrement":5}"#, 1.23, "1.25"),
+        (r#"{"minimumFractionDigits":2,"maximumFractionDigits":2,"roundingIncrement":5}"#, 1.275, "1.30"),
+        (r#"{"minimumFractionDigits":2,"maximumFractionDigits":2,"roundingIncrement":5}"#, -1.225, "-1.25"),
+        (r#"{"minimumFractionDigits":2,"maximumFractionDigits":2,"roundingIncrement":25}"#, 1.13, "1.25"),
+        (r#"{"minimumFractionDigits":2,"maximumFractionDigits":2,"roundingIncrement":25}"#, 1.124, "1.00"),
+        (r#"{"minimumFractionDigits":1,"maximumFractionDigits":1,"roundingIncrement":50}"#, 12.34, "10.0"),
+        (r#"{"minimumFractionDigits":1,"maximumFractionDigits":1,"roundingIncrement":50}"#, 37.5, "40.0"),
+        (r#"{"roundingIncrement":10}"#, 1234.5, "1,230"),
+        (r#"{"roundingIncrement":10}"#, 1.7976931348623157e308, "179,769,313,486,231,600,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000"),
+        (r#"{"maximumFractionDigits":2,"maximumSignificantDigits":2,"roundingPriority":"lessPrecision"}"#, 1.234, "1.2"),
+        (r#"{"maximumFractionDigits":2,"maximumSignificantDigits":2,"roundingPriority":"lessPrecision"}"#, 123.4, "120"),
+        (r#"{"maximumFractionDigits":2,"maximumSignificantDigits":2,"roundingPriority":"morePrecision"}"#, 1.234, "1.23"),
+        (r#"{"maximumFractionDigits":2,"maximumSignificantDigits":2,"roundingPriority":"morePrecision"}"#, 123.4, "123.4"),
+        (r#"{"minimumFractionDigits":2,"trailingZeroDisplay":"stripIfInteger"}"#, 1.0, "1"),
+        (r#"{"minimumFractionDigits":2,"trailingZeroDisplay":"stripIfInteger"}"#, 1.5, "1.50"),
+        (r#"{"maximumFractionDigits":20}"#, 0.1, "0.1"),
+        (r#"{"maximumFractionDigits":20}"#, 0.3333333333333333, "0.3333333333333333"),
+        (r#"{"maximumSignificantDigits":21}"#, 0.1, "0.1"),
+        (r#"{"maximumSignificantDigits":21}"#, 123.456, "123.456"),
+        (r#"{"style":"currency","currency":"USD","maximumFractionDigits":0}"#, 1.5, "$2"),
+        (r#"{"style":"currency","currency":"USD","maximumFractionDigits":0}"#, 2.5, "$3"),
+        (r#"{"style":"currency","currency":"KWD"}"#, 1.5, "KWD\u{a0}1.500"),
+        (r#"{"style":"currency","currency":"CLF"}"#, 1.5, "CLF\u{a0}1.5000"),
+        (r#"{"style":"currency","currency":"HUF"}"#, 1.5, "HUF\u{a0}2"),
+        (r#"{"style":"currency","currency":"XYZ"}"#, 1.5, "XYZ\u{a0}1.50"),
+        (r#"{"style":"currency","currency":"XYZ"}"#, -1.5, "-XYZ\u{a0}1.50"),
+        (r#"{"style":"percent","minimumFractionDigits":1}"#, 0.5, "50.0%"),
+        (r#""#, f64::NAN, "NaN"),
+        (r#""#, f64::INFINITY, "\u{221e}"),
+        (r#""#, f64::NEG_INFINITY, "-\u{221e}"),
+        (r#""#, -0.0, "-0"),
+        (r#""#, 1e21, "1,000,000,000,000,000,000,000"),
+        (r#""#, 1.7976931348623157e308, "179,769,313,486,231,570,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000,000"),
+        (r#""#, 5e-324, "0"),
+        (r#""#, 123456789012345680000.0, "123,456,789,012,345,680,000"),
+        (r#"{"signDisplay":"always"}"#, f64::NAN, "+NaN"),
+        (r#"{"signDisplay":"always"}"#, f64::INFINITY, "+\u{221e}"),
+        (r#"{"signDisplay":"negative"}"#, -0.0, "0"),
+        (r#"{"signDisplay":"negative"}"#, -0.0001, "0"),
+        (r#"{"signDisplay":"negative"}"#, -1.0, "-1"),
+        (r#"{"style":"currency","currency":"CHF"}"#, f64::NAN, "CHFNaN"),
+        (r#"{"style":"currency","currency":"CHF"}"#, f64::INFINITY, "CHF\u{221e}"),
+        (r#"{"style":"percent"}"#, f64::NAN, "NaN%"),
+        (r#"{"style":"percent"}"#, f64::NEG_INFINITY, "-\u{221e}%"),
+    ];
+
+    #[test]
+    fn rounds_and_pads_as_icu_does() {
+        for &(options, n, want) in DIGITS {
+            let got = format(n, "\"en-US\"", options);
+            assert_eq!(got.as_deref(), Ok(want), "{n} with {options}");
+        }
+    }
+
+    /// Node 20's answers for locale lists it resolves in its own ways.
+    const LOCALES: &[(&str, f64, &str)] = &[
+        (r#""xx""#, 1234.5, "1,234.5"),
+        (r#"["xx","de-DE"]"#, 1234.5, "1.234,5"),
+        (r#""iw""#, -1234.5, "\u{200e}-1,234.5"),
+        (r#""en-Latn-GB""#, 1234.5, "1,234.5"),
+        (r#""EN-gb""#, 1234.5, "1,234.5"),
+        (r#""hi-IN-u-nu-deva""#, 1234567.5, "१२,३४,५६७.५"),
+        (r#""ar-EG""#, -1234.5, "\u{61c}-١\u{66c}٢٣٤\u{66b}٥"),
+        (r#""th-TH-u-nu-thai""#, 12.5, "๑๒.๕"),
+        (r#""en-u-nu-roman""#, 12.5, "12.5"),
+        (r#"[]"#, 1234.5, "1,234.5"),
+        (r#""fa""#, -1234.5, "\u{200e}\u{2212}۱\u{66c}۲۳۴\u{66b}۵"),
+        (r#""de-CH""#, 1234567.5, "1'234'567.5"),
+        (r#""en-IN""#, 1234567.5, "12,34,567.5"),
+        (r#""es-MX""#, 1234.5, "1,234.5"),
+        (r#""zh-TW""#, 1234.5, "1,234.5"),
+        (r#""sr-ME""#, 1234.5, "1.234,5"),
+        (r#""pt-BR""#, 1234.5, "1.234,5"),
+        (r#""und""#, 1234.5, "1,234.5"),
+        (r#""de-DE-1996""#, 1234.5, "1.234,5"),
+    ];
+
+    #[test]
+    fn resolves_locales_as_v8_does() {
+        for &(locales, n, want) in LOCALES {
+            assert_eq!(format(n, locales, "").as_deref(), Ok(want), "{n} in {locales}");
+        }
+        // No locale is en-US, whatever the host.
+        assert_eq!(format(1234.5, "", "").as_deref(), Ok("1,234.5"));
+        assert_eq!(format(-0.0, "", "").as_deref(), Ok("-0"));
+    }
+
+    /// Currency symbols where node's CLDR 48 and ICU4X's CLDR 49 differ.
+    const SYMBOLS: &[(&str, &str, &str, &str)] = &[
+        ("fr-FR", "JPY", "symbol", "1\u{202f}235\u{a0}JPY"),
+        ("fr-FR", "CNY", "symbol", "1\u{202f}234,50\u{a0}CNY"),
+        ("es-ES", "JPY", "symbol", "1235\u{a0}JPY"),
+        ("en-US", "CHF", "narrowSymbol", "CHF\u{a0}1,234.50"),
+        ("de-DE", "PHP", "symbol", "1.234,50\u{a0}PHP"),
+        ("en-AU", "USD", "symbol", "USD\u{a0}1,234.50"),
+        ("ar", "AED", "symbol", "\u{200f}1,234.50\u{a0}د.إ.\u{200f}"),
+        ("en-GB", "USD", "narrowSymbol", "$1,234.50"),
+        ("ja-JP", "CNY", "symbol", "元\u{a0}1,234.50"),
+        ("hi-IN", "JPY", "symbol", "JP¥1,235"),
+    ];
+
+    #[test]
+    fn writes_node_currency_symbols() {
+        for &(locale, currency, display, want) in SYMBOLS {
+            let options = format!("{{\"style\":\"currency\",\"currency\":\"{currency}\",\"currencyDisplay\":\"{display}\"}}");
+            assert_eq!(format(1234.5, &quoted(locale), &options).as_deref(), Ok(want), "{currency} {display} in {locale}");
+        }
+    }
+
+    #[test]
+    fn arguments_fail_where_intl_fails_and_are_refused_where_it_would_run() {
+        let runtime = Some(Reason::ExpressionRuntime);
+        let guardrail = Some(Reason::GuardrailViolation);
+        let cases: &[(&str, &str, Option<Reason>)] = &[
+            ("null", "", runtime),
+            ("\"en_US\"", "", runtime),
+            ("\"i-klingon\"", "", runtime),
+            ("\"\"", "", runtime),
+            ("[\"en\", 5]", "", runtime),
+            ("[\"en\", null]", "", runtime),
+            ("[\"en\", {}]", "", runtime),
+            ("[[\"de\"]]", "", guardrail),
+            ("5", "", guardrail),
+            ("true", "", guardrail),
+            ("{}", "", guardrail),
+            ("\"en\"", "null", runtime),
+            ("\"en\"", "5", guardrail),
+            ("\"en\"", "[1]", guardrail),
+            ("\"en\"", r#"{"maximumFractionDigits":[2]}"#, guardrail),
+            ("\"en\"", r#"{"style":"currency"}"#, runtime),
+            ("\"en\"", r#"{"style":"currency","currency":"US"}"#, runtime),
+            ("\"en\"", r#"{"currency":"EURO"}"#, runtime),
+            ("\"en\"", r#"{"style":"Currency"}"#, runtime),
+            ("\"en\"", r#"{"style":"unit"}"#, runtime),
+            ("\"en\"", r#"{"style":"unit","unit":"meters"}"#, runtime),
+            ("\"en\"", r#"{"style":"unit","unit":"meter"}"#, guardrail),
+            ("\"en\"", r#"{"notation":"compact"}"#, guardrail),
+            ("\"en\"", r#"{"notation":"scientific","maximumFractionDigits":21}"#, runtime),
+            ("\"en\"", r#"{"maximumFractionDigits":21}"#, runtime),
+            ("\"en\"", r#"{"minimumFractionDigits":3,"maximumFractionDigits":2}"#, runtime),
+            ("\"en\"", r#"{"minimumIntegerDigits":0}"#, runtime),
+            ("\"en\"", r#"{"minimumIntegerDigits":"abc"}"#, runtime),
+            ("\"en\"", r#"{"maximumSignificantDigits":22}"#, runtime),
+            ("\"en\"", r#"{"minimumSignificantDigits":3,"maximumSignificantDigits":2}"#, runtime),
+            ("\"en\"", r#"{"roundingIncrement":3}"#, runtime),
+            ("\"en\"", r#"{"roundingIncrement":5,"maximumFractionDigits":2}"#, runtime),
+            ("\"en\"", r#"{"roundingIncrement":5,"maximumSignificantDigits":2}"#, runtime),
+            ("\"en\"", r#"{"useGrouping":"sometimes"}"#, runtime),
+            ("\"en\"", r#"{"useGrouping":1}"#, runtime),
+            ("\"en\"", r#"{"numberingSystem":"ab"}"#, runtime),
+            ("\"en\"", r#"{"localeMatcher":"best"}"#, runtime),
+            ("\"en\"", r#"{"roundingMode":"up"}"#, runtime),
+            ("\"en\"", r#"{"compactDisplay":"tiny"}"#, runtime),
+            ("\"en\"", r#"{"numberingSystem":"arab"}"#, guardrail),
+            ("\"bm\"", "", guardrail),
+            ("\"en-US-POSIX\"", "", guardrail),
+            ("\"gl\"", "", guardrail),
+        ];
+        for &(locales, options, want) in cases {
+            assert_eq!(reason(format(1.5, locales, options)), want, "locales {locales}, options {options}");
+        }
+        // What Intl accepts is accepted.
+        for options in [r#"{"useGrouping":"true"}"#, r#"{"useGrouping":0}"#, r#"{"minimumIntegerDigits":"3"}"#, r#"{"style":null,"currency":"usd"}"#] {
+            assert!(format(1.5, "\"en\"", options).is_ok(), "{options}");
+        }
+        assert_eq!(format(1.0, "\"en\"", r#"{"minimumIntegerDigits":"3"}"#).as_deref(), Ok("001"));
+    }
+
+    #[test]
+    fn messages_say_what_to_write() {
+        let error = format(1.0, "\"en\"", r#"{"style":"currency"}"#).err().map(|e| e.message().to_owned()).unwrap_or_default();
+        assert!(error.contains("currency: \"EUR\""), "{error}");
+        let error = format(1.0, "\"en_US\"", "").err().map(|e| e.message().to_owned()).unwrap_or_default();
+        assert!(error.contains("Incorrect locale information provided") && error.contains("en-US"), "{error}");
+    }
+
+    fn array(json: &str, locales: &str, options: &str) -> Result<String> {
+        let Value::Array(items) = arg(json) else { return Ok("not an array".to_owned()) };
+        run(|cx| array_to_locale_string(cx, &items, &arg(locales), &arg(options))).map(|s| s.to_string_lossy().into_owned())
+    }
+
+    #[test]
+    fn arrays_format_each_item_with_the_same_arguments() {
+        assert_eq!(
+            array(r#"[[1234.5, "a"], null, true, {}, [2, [3000, null]]]"#, "\"de\"", "").as_deref(),
+            Ok("1.234,5,a,,true,[object Object],2,3.000,")
+        );
+        assert_eq!(array("[1, 2.5]", "\"fr-FR\"", r#"{"style":"currency","currency":"EUR"}"#).as_deref(), Ok("1,00\u{a0}€,2,50\u{a0}€"));
+        assert_eq!(array("[]", "null", "").as_deref(), Ok(""));
+        // As in JavaScript, the arguments are read only when a number is formatted.
+        assert_eq!(array(r#"["a", null]"#, "null", "null").as_deref(), Ok("a,"));
+        assert_eq!(reason(array("[1]", "null", "")), Some(Reason::ExpressionRuntime));
+        assert_eq!(reason(array("[1]", "\"en\"", r#"{"style":"currency"}"#)), Some(Reason::ExpressionRuntime));
+        // Arguments JavaScript reads and writ never does are refused even without a number.
+        assert_eq!(reason(array(r#"["a"]"#, "5", "")), Some(Reason::GuardrailViolation));
+        assert_eq!(reason(array(r#"["a"]"#, "\"en\"", "7")), Some(Reason::GuardrailViolation));
+    }
+
+    #[test]
+    fn deeply_nested_arrays_do_not_recurse() {
+        let mut value = Value::Number(1.0);
+        for _ in 0..100_000 {
+            value = Value::Array(Array::from(vec![value]));
+        }
+        let Value::Array(items) = value else { return };
+        let got = run(|cx| array_to_locale_string(cx, &items, &Value::Undefined, &Value::Undefined));
+        assert_eq!(got.map(|s| s.to_string_lossy().into_owned()).as_deref(), Ok("1"));
+    }
+
+    /// Node 20's case mappings.
+    const CASES: &[(&str, &str, bool, &str)] = &[
+        ("istanbul", "tr", true, "İSTANBUL"),
+        ("İSTANBUL", "tr", false, "istanbul"),
+        ("Iıİi", "az", false, "ııii"),
+        ("Iıİi", "en", false, "iıi\u{307}i"),
+        ("Iıİi", "en", true, "IIİI"),
+        ("ΌΣΟΣ", "el", false, "όσος"),
+        ("άδεια", "el", true, "ΑΔΕΙΑ"),
+        ("άδεια", "en", true, "ΆΔΕΙΑ"),
+        ("i\u{307}", "lt", true, "I"),
+        ("I\u{300}", "lt", false, "i\u{307}\u{300}"),
+        ("Straße", "de", true, "STRASSE"),
+        ("ΑΣ ΣΑ", "en", false, "ας σα"),
+        ("ǆ", "en", true, "Ǆ"),
+        ("ﬀ", "tr", true, "FF"),
+        ("i", "TR", true, "İ"),
+        ("ɷ", "en", true, "ɷ"),
+    ];
+
+    fn case(text: &Str, locales: &Value, upper: bool) -> Result<Vec<u16>> {
+        run(|cx| to_locale_case(cx, text, locales, upper)).map(|s| s.to_utf16())
+    }
+
+    #[test]
+    fn maps_case_as_v8_does() {
+        for &(text, locale, upper, want) in CASES {
+            let got = case(&Str::from(text), &Value::String(Str::from(locale)), upper);
+            assert_eq!(got, Ok(want.encode_utf16().collect()), "{text} in {locale}, upper {upper}");
+        }
+        // Only the first locale counts; none is en-US.
+        let i = Str::from("i");
+        assert_eq!(case(&i, &arg(r#"["en", "tr"]"#), true), Ok(vec![u16::from(b'I')]));
+        assert_eq!(case(&i, &arg(r#"["tr", "en"]"#), true), Ok(vec![0x130]));
+        assert_eq!(case(&i, &arg("[]"), true), Ok(vec![u16::from(b'I')]));
+        assert_eq!(reason(case(&i, &Value::Null, true)), Some(Reason::ExpressionRuntime));
+        assert_eq!(reason(case(&i, &arg("\"en_US\""), true)), Some(Reason::ExpressionRuntime));
+        assert_eq!(reason(case(&i, &arg("5"), true)), Some(Reason::GuardrailViolation));
+    }
+
+    #[test]
+    fn lone_surrogates_keep_their_place_and_end_the_casing_context() {
+        // "ΑΣ\uD800" lowercases to "ας\uD800": the sigma ends a word; "\uD800ΑΣ" likewise.
+        let text = Str::from_utf16(&[0x391, 0x3A3, 0xD800]);
+        assert_eq!(case(&text, &Value::Undefined, false), Ok(vec![0x3B1, 0x3C2, 0xD800]));
+        let text = Str::from_utf16(&[0xD800, 0x391, 0x3A3]);
+        assert_eq!(case(&text, &arg("\"tr\""), false), Ok(vec![0xD800, 0x3B1, 0x3C2]));
+        let text = Str::from_utf16(&[0x61, 0xDC00, 0x62]);
+        assert_eq!(case(&text, &Value::Undefined, true), Ok(vec![0x41, 0xDC00, 0x42]));
+    }
+
+    /// Node 20's comparisons.
+    const COMPARE: &[(&str, &str, &str, &str, f64)] = &[
+        ("a", "b", r#""#, r#""#, -1.0),
+        ("a", "A", r#""#, r#""#, -1.0),
+        ("a", "A", r#""en""#, r#"{"caseFirst":"upper"}"#, 1.0),
+        ("a", "á", r#""en""#, r#"{"sensitivity":"base"}"#, 0.0),
+        ("a", "á", r#""en""#, r#"{"sensitivity":"accent"}"#, -1.0),
+        ("a", "A", r#""en""#, r#"{"sensitivity":"case"}"#, -1.0),
+        ("a", "á", r#""en""#, r#"{"sensitivity":"case"}"#, 0.0),
+        ("10", "9", r#""en""#, r#"{"numeric":true}"#, 1.0),
+        ("10", "9", r#""en-u-kn""#, r#""#, 1.0),
+        ("a-b", "ab", r#""en""#, r#"{"ignorePunctuation":true}"#, 0.0),
+        ("a b", "ab", r#""th""#, r#""#, 0.0),
+        ("ä", "ae", r#""de-u-co-phonebk""#, r#""#, 1.0),
+        ("ä", "ae", r#""de""#, r#"{"collation":"phonebk"}"#, 1.0),
+        ("ä", "z", r#""sv""#, r#""#, 1.0),
+        ("ä", "z", r#""de""#, r#""#, -1.0),
+        ("ch", "cz", r#""cs""#, r#""#, 1.0),
+        ("ch", "d", r#""es""#, r#"{"collation":"trad"}"#, -1.0),
+        ("ı", "i", r#""tr""#, r#""#, -1.0),
+        ("côte", "coté", r#""fr-CA""#, r#""#, -1.0),
+        ("côte", "coté", r#""fr""#, r#""#, 1.0),
+        ("a", "b", r#"["xx","sv"]"#, r#""#, -1.0),
+        ("я", "z", r#""sr-ME""#, r#""#, -1.0),
+        ("я", "z", r#""sr-Latn""#, r#""#, 1.0),
+        ("アイ", "あい", r#""ja""#, r#""#, 0.0),
+        ("Å", "A\u{30a}", r#""#, r#""#, 0.0),
+        ("a\u{0}", "a", r#""#, r#""#, 0.0),
+    ];
+
+    fn compare_with(a: &str, b: &str, locales: &str, options: &str) -> Result<f64> {
+        run(|cx| compare(cx, &Str::from(a), &Str::from(b), &arg(locales), &arg(options)))
+    }
+
+    #[test]
+    fn compares_as_v8_does() {
+        for &(a, b, locales, options, want) in COMPARE {
+            assert_eq!(compare_with(a, b, locales, options), Ok(want), "{a} vs {b} in {locales} with {options}");
+        }
+    }
+
+    #[test]
+    fn comparison_arguments_are_classified() {
+        let runtime = Some(Reason::ExpressionRuntime);
+        let guardrail = Some(Reason::GuardrailViolation);
+        let cases: &[(&str, &str, Option<Reason>)] = &[
+            ("null", "", runtime),
+            ("\"en\"", "null", runtime),
+            ("\"en\"", r#"{"sensitivity":"some"}"#, runtime),
+            ("\"en\"", r#"{"caseFirst":"first"}"#, runtime),
+            ("\"en\"", r#"{"collation":"x"}"#, runtime),
+            ("\"en\"", r#"{"usage":"find"}"#, runtime),
+            ("\"en\"", r#"{"usage":"search"}"#, guardrail),
+            ("\"en\"", "5", guardrail),
+            ("\"ko\"", r#"{"collation":"searchjl"}"#, guardrail),
+            ("\"kl\"", "", guardrail),
+            ("\"en-US-POSIX\"", "", guardrail),
+            ("\"en\"", r#"{"numeric":"yes"}"#, None),
+            ("\"en\"", r#"{"collation":"standard"}"#, None),
+        ];
+        for &(locales, options, want) in cases {
+            assert_eq!(reason(compare_with("a", "b", locales, options)), want, "{locales} {options}");
+        }
+    }
+
+    #[test]
+    fn refuses_comparisons_writ_would_answer_differently() {
+        // A lone surrogate: ICU4X reads U+FFFD, node an unassigned code point.
+        let lone = Str::from_utf16(&[0x61, 0xD800]);
+        let result = run(|cx| compare(cx, &lone, &Str::from("a\u{FFFD}"), &Value::Undefined, &Value::Undefined));
+        assert_eq!(reason(result), Some(Reason::GuardrailViolation));
+        // Two Han characters decide it: node orders them by radical and stroke.
+        assert_eq!(reason(compare_with("\u{4E00}", "\u{3400}", "", "")), Some(Reason::GuardrailViolation));
+        assert_eq!(reason(compare_with("x\u{4E00}", "X\u{3400}", "", "")), Some(Reason::GuardrailViolation));
+        // Han characters that do not decide it are fine.
+        assert_eq!(compare_with("a\u{4E00}", "b\u{3400}", "", ""), Ok(-1.0));
+        assert_eq!(compare_with("\u{4E00}x", "\u{4E00}y", "", ""), Ok(-1.0));
+        assert_eq!(compare_with("\u{4E00}", "\u{4E00}", "", ""), Ok(0.0));
+        assert_eq!(compare_with("a", "\u{4E00}", "", ""), Ok(-1.0));
+    }
+
+    #[test]
+    fn long_runs_of_combining_marks_are_refused_before_anything_else() {
+        let marks = format!("e{}", "\u{301}".repeat(31));
+        assert_eq!(reason(compare_with(&marks, "e", "null", "")), Some(Reason::BudgetExceeded));
+    }
+
+    #[test]
+    fn locale_lists_cost_the_square_of_their_length() {
+        let tags: Vec<Value> = (0..300).map(|_| Value::String(Str::from("en"))).collect();
+        let locales = Value::Array(Array::from(tags));
+        let (result, steps) = run_under(&limits(), |cx| requested_locales(cx, &locales));
+        assert_eq!(result.map(|list| list.len()), Ok(1));
+        assert!(steps >= 90_000, "{steps}");
+        let tight = Limits { steps: Some(50_000), ..limits() };
+        let (result, _) = run_under(&tight, |cx| requested_locales(cx, &locales));
+        assert_eq!(reason(result), Some(Reason::BudgetExceeded));
+    }
+
+    #[test]
+    fn results_are_charged_against_the_string_cap() {
+        let small = Limits { max_string_length: Some(10), ..limits() };
+        let (result, _) = run_under(&small, |cx| number_to_locale_string(cx, 1e21, &Value::Undefined, &Value::Undefined));
+        assert_eq!(reason(result), Some(Reason::BudgetExceeded));
+        let (result, _) = run_under(&small, |cx| number_to_locale_string(cx, 12.5, &Value::Undefined, &Value::Undefined));
+        assert!(result.is_ok());
+        let long = Str::from("ß".repeat(8));
+        let (result, _) = run_under(&small, |cx| to_locale_case(cx, &long, &Value::Undefined, true));
+        assert_eq!(reason(result), Some(Reason::BudgetExceeded));
+        let items = Array::from(vec![Value::String(Str::from("abcdef")), Value::String(Str::from("ghijk"))]);
+        let (result, _) = run_under(&small, |cx| array_to_locale_string(cx, &items, &Value::Undefined, &Value::Undefined));
+        assert_eq!(reason(result), Some(Reason::BudgetExceeded));
+    }
+
+    #[test]
+    fn reading_text_is_charged() {
+        let long = Str::from("a".repeat(16_000));
+        let (_, steps) = run_under(&limits(), |cx| compare(cx, &long, &long, &Value::Undefined, &Value::Undefined));
+        assert!(steps >= 2_000, "{steps}");
+        let (_, steps) = run_under(&limits(), |cx| to_locale_case(cx, &long, &Value::Undefined, true));
+        assert!(steps >= 1_000, "{steps}");
+    }
+
+    #[test]
+    fn caches_drop_the_oldest_entry() {
+        static CACHE: Mutex<Cache<usize>> = Mutex::new(Cache::new());
+        for i in 0..CACHE_SIZE + 6 {
+            let (value, built) = cached_with_flag(&CACHE, &format!("key {i}"), || Ok(i)).unwrap_or((Arc::new(0), false));
+            assert!(built);
+            assert_eq!(*value, i);
+        }
+        let (_, built) = cached_with_flag(&CACHE, &format!("key {}", CACHE_SIZE + 5), || Ok(0)).unwrap_or((Arc::new(0), true));
+        assert!(!built, "the newest entry is kept");
+        let (_, built) = cached_with_flag(&CACHE, "key 0", || Ok(0)).unwrap_or((Arc::new(0), false));
+        assert!(built, "the oldest entry was dropped");
+        assert!(lock(&CACHE).entries.len() <= CACHE_SIZE);
+    }
+
+    #[test]
+    fn exact_rounding_modes_and_increments() {
+        let x = Exact::from_f64(2.5);
+        assert_eq!(x.round_at(0, Unsigned::HalfEven), Exact::from_integer(2, 0));
+        assert_eq!(x.round_at(0, Unsigned::HalfUp), Exact::from_integer(3, 0));
+        assert_eq!(x.round_at(0, Unsigned::HalfDown), Exact::from_integer(2, 0));
+        assert_eq!(x.round_at(0, Unsigned::Up), Exact::from_integer(3, 0));
+        assert_eq!(x.round_at(0, Unsigned::Down), Exact::from_integer(2, 0));
+        // 1.005 is 1.00499999999999989…, but ICU rounds its shortest decimal.
+        assert_eq!(Exact::from_f64(1.005).round_at(-2, Unsigned::HalfUp), Exact::from_integer(101, -2));
+        assert_eq!(Exact::from_f64(9.996).round_at(-2, Unsigned::HalfUp), Exact::from_integer(10, 0));
+        assert_eq!(Exact::from_f64(1.13).round(-2, 25, Unsigned::HalfUp), Exact::from_integer(125, -2));
+        assert_eq!(Exact::from_f64(0.004).round_at(-1, Unsigned::Up), Exact::from_integer(1, -1));
+        assert_eq!(Exact::from_f64(0.004).round_at(-1, Unsigned::HalfUp), Exact::zero());
+        assert_eq!(Exact::from_f64(5e-324).msd(), -324);
+        assert_eq!(split_increment(2500), (25, 2));
+        assert_eq!(plural_digits("1000000000000000000000.00"), "0.00");
+        assert_eq!(plural_digits("1500000000000000000"), "500000000000000000");
     }
 }
