@@ -98,7 +98,7 @@ impl Drop for Object {
     /// Takes nested containers apart one level at a time; see [`crate::value::dismantle`].
     fn drop(&mut self) {
         // A shared object is only released here, never taken apart.
-        if ThinArc::strong_count(&self.0) == 1 && self.value_slice().iter().any(Value::is_container) {
+        if self.is_unique() && self.value_slice().iter().any(Value::owns_container) {
             let mut pending = Vec::new();
             self.take_unshared_values(&mut pending);
             crate::value::dismantle(pending);
@@ -593,6 +593,10 @@ impl Object {
 
     /// The values in key order.
     #[inline]
+    pub(crate) fn is_unique(&self) -> bool {
+        ThinArc::strong_count(&self.0) == 1
+    }
+
     pub(crate) fn value_slice(&self) -> &[Value] {
         &self.0.slice[..self.len()]
     }

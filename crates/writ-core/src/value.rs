@@ -99,7 +99,9 @@ impl Drop for Array {
     /// Takes nested containers apart one level at a time, so that dropping a value nested a
     /// million levels deep needs no more stack than dropping a flat one.
     fn drop(&mut self) {
-        if let Some(elements) = Arc::get_mut(&mut self.0).filter(|elements| elements.iter().any(Value::is_container)) {
+        // Items another value still holds only lose a reference here; only items this array
+        // alone holds are taken apart, so dropping a list of shared rows costs one pass.
+        if let Some(elements) = Arc::get_mut(&mut self.0).filter(|elements| elements.iter().any(Value::owns_container)) {
             dismantle(std::mem::take(elements));
         }
     }
@@ -205,6 +207,16 @@ impl Value {
     #[inline]
     pub fn is_container(&self) -> bool {
         matches!(self, Value::Array(_) | Value::Object(_))
+    }
+
+    /// True for an array or object this value alone holds: dropping it frees its contents,
+    /// which is where a deep value could recurse.
+    pub(crate) fn owns_container(&self) -> bool {
+        match self {
+            Value::Array(array) => Arc::count(&array.0) == 1,
+            Value::Object(object) => object.is_unique(),
+            _ => false,
+        }
     }
 
     /// True for `undefined`.

@@ -8,7 +8,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use writ_core::{Object, Str, Value};
+use writ_core::{Object, Shape, Str, Value};
 use writ_js::{Budget, Compiled, Evaluator};
 
 /// A budget large enough for the 200,000-row workload, as uicast's benchmark sets one.
@@ -37,16 +37,19 @@ const NAMES: [&str; 6] = ["Mug", "Kettle", "Lamp", "Café Table", "Notebook", "T
 const STATUSES: [&str; 4] = ["open", "sold", "hold", "draft"];
 const TAGS: [&str; 5] = ["sale", "new", "eco", "gift", "bulk"];
 
-/// `count` rows of `{id, name, price, qty, status, tags}`.
+/// `count` rows of `{id, name, price, qty, status, tags}`, sharing one key list as rows read
+/// from JSON text do.
 fn rows(count: usize) -> Vec<Object> {
     let mut rng = Mulberry32(20_261_130);
+    let keys: Vec<Str> = ["id", "name", "price", "qty", "status", "tags"].into_iter().map(Str::from).collect();
+    let shape = Shape::new(&keys).expect("distinct keys");
     (0..count)
         .map(|idx| {
             let name = format!("{} {}", NAMES[rng.below(NAMES.len() as u32) as usize], rng.below(1000));
             let tags: Vec<Value> = (0..rng.below(4))
                 .map(|_| Value::from(TAGS[rng.below(TAGS.len() as u32) as usize]))
                 .collect();
-            [
+            let row = [
                 ("id", Value::from((idx + 1) as f64)),
                 ("name", Value::from(name)),
                 ("price", Value::from(f64::from(rng.below(10_001)) / 100.0)),
@@ -58,8 +61,8 @@ fn rows(count: usize) -> Vec<Object> {
                 ("tags", Value::from(tags)),
             ]
             .into_iter()
-            .map(|(key, value)| (Str::from(key), value))
-            .collect()
+            .map(|(_, value)| value);
+            shape.build(row)
         })
         .collect()
 }

@@ -30,6 +30,27 @@ const NAME_CACHE: usize = 8;
 /// The deepest value that may go to or come from a host function.
 pub(crate) const MAX_RESULT_DEPTH: usize = 256;
 
+/// An arrow parameter's value: owned, or borrowed from data that outlives the evaluation
+/// (an item of a context's array), which spares a reference count per item.
+#[derive(Clone, Default)]
+enum Slot<'r> {
+    #[default]
+    Empty,
+    Owned(Value),
+    Borrowed(&'r Value),
+}
+
+impl<'r> Slot<'r> {
+    #[inline]
+    fn get(&self) -> &Value {
+        match self {
+            Slot::Empty => &Value::Undefined,
+            Slot::Owned(value) => value,
+            Slot::Borrowed(value) => value,
+        }
+    }
+}
+
 /// What a free name resolved to.
 #[derive(Clone, Copy)]
 enum Binding<'r> {
@@ -46,7 +67,10 @@ pub(crate) struct Cx<'r> {
     /// Free names resolved so far; a `Cell`, so that reads through `&self` fill it too.
     names: [Cell<Option<Binding<'r>>>; NAME_CACHE],
     /// Arrow parameters, a frame per running arrow; `slots[..top]` is live.
-    slots: Vec<Value>,
+    slots: Vec<Slot<'r>>,
+    /// The array a built-in is walking, when it is data the evaluation borrows (a context's,
+    /// or read from one): its items bind to a callback's parameter by reference.
+    shared: Option<&'r Array>,
     top: usize,
     bases: Vec<usize>,
 }
@@ -280,6 +304,7 @@ impl<'r> Cx<'r> {
             contexts,
             names: [const { Cell::new(None) }; NAME_CACHE],
             slots: Vec::new(),
+            shared: None,
             top: 0,
             bases: Vec::new(),
         }
@@ -335,36 +360,101 @@ impl<'r> Cx<'r> {
                 )
             }
             Callback::Lambda(lambda) => {
-                self.steps(u64::from(lambda.node_count))?;
-                // The slot stack keeps what earlier calls left above `top`, so a callback run
-                // once per item neither grows nor shrinks it: binding overwrites.
-                let base = self.top;
-                let end = base + usize::from(lambda.frame_size);
-                if self.slots.len() < end {
-                    self.slots.resize(end, Value::Undefined);
-                } else if !lambda.simple {
-                    // Defaults and patterns may read a slot before binding it: start clean.
-                    self.slots[base..end].fill(Value::Undefined);
-                }
-                self.top = end;
-                self.bases.push(base);
+                let base = self.enter(lambda)?;
                 let result = self.run_lambda(lambda, args);
-                self.bases.pop();
-                self.top = base;
+                self.leave(base);
                 result
             }
         }
     }
 
+    /// Charges an arrow's node count and opens its frame.
+    #[inline]
+    fn enter(&mut self, lambda: &'r Lambda) -> Result<usize> {
+        self.steps(u64::from(lambda.node_count))?;
+        // The slot stack keeps what earlier calls left above `top`, so a callback run once per
+        // item neither grows nor shrinks it: binding overwrites.
+        let base = self.top;
+        let end = base + usize::from(lambda.frame_size);
+        if self.slots.len() < end {
+            self.slots.resize(end, Slot::Empty);
+        } else if !lambda.simple {
+            // Defaults and patterns may read a slot before binding it: start clean.
+            self.slots[base..end].fill(Slot::Empty);
+        }
+        self.top = end;
+        self.bases.push(base);
+        Ok(base)
+    }
+
+    #[inline]
+    fn leave(&mut self, base: usize) {
+        self.bases.pop();
+        self.top = base;
+    }
+
     fn run_lambda(&mut self, lambda: &'r Lambda, args: &mut [Value]) -> Result<Value> {
-        for (idx, param) in lambda.params.iter().enumerate() {
-            let value = args.get_mut(idx).map(std::mem::take).unwrap_or(Value::Undefined);
+        self.run_params(lambda, 0, args)?;
+        self.eval(&lambda.body)
+    }
+
+    /// Binds the parameters from `first` on to `args` (moved out), `undefined` past its end.
+    fn run_params(&mut self, lambda: &'r Lambda, first: usize, args: &mut [Value]) -> Result<()> {
+        for (idx, param) in lambda.params.iter().enumerate().skip(first) {
+            let value = args.get_mut(idx - first).map(std::mem::take).unwrap_or(Value::Undefined);
             match param {
                 Pattern::Slot(slot) => self.bind_slot(*slot, value),
                 pattern => self.bind(pattern, value)?,
             }
         }
-        self.eval(&lambda.body)
+        Ok(())
+    }
+
+    /// Calls `callback` as `reduce` does: `(accumulator, item, index, array)`, building only
+    /// the arguments the callback reads.
+    pub(crate) fn call_reduce(
+        &mut self,
+        callback: Callback<'r>,
+        accumulator: Value,
+        item: &Value,
+        index: usize,
+        array: &Value,
+    ) -> Result<Value> {
+        if let (Callback::Lambda(lambda), Some(shared)) = (callback, self.shared)
+            && let Some(element) = shared.get(index)
+            && std::ptr::eq(element, item)
+            && let [first, Pattern::Slot(slot), ..] = &*lambda.params
+        {
+            // The item is the shared array's own: bind it by reference.
+            let base = self.enter(lambda)?;
+            let bound = match first {
+                Pattern::Slot(first) => {
+                    self.bind_slot(*first, accumulator);
+                    Ok(())
+                }
+                pattern => self.bind(pattern, accumulator),
+            };
+            self.set_slot(*slot, Slot::Borrowed(element));
+            let mut rest = [Value::Number(index as f64), Value::Undefined];
+            if lambda.params.len() > 3 {
+                rest[1] = array.clone();
+            }
+            let result = bound
+                .and_then(|()| self.run_params(lambda, 2, &mut rest))
+                .and_then(|()| self.eval(&lambda.body));
+            self.leave(base);
+            return result;
+        }
+        match callback.arity() {
+            0 => self.call(callback, &mut []),
+            1 => self.call(callback, &mut [accumulator]),
+            2 => self.call(callback, &mut [accumulator, item.clone()]),
+            3 => self.call(callback, &mut [accumulator, item.clone(), Value::Number(index as f64)]),
+            _ => self.call(
+                callback,
+                &mut [accumulator, item.clone(), Value::Number(index as f64), array.clone()],
+            ),
+        }
     }
 
     /// Calls `callback` as an array method does: `(item, index, array)`, building only the
@@ -376,6 +466,22 @@ impl<'r> Cx<'r> {
         index: usize,
         array: &Value,
     ) -> Result<Value> {
+        if let (Callback::Lambda(lambda), Some(shared)) = (callback, self.shared)
+            && let Some(element) = shared.get(index)
+            && std::ptr::eq(element, item)
+            && let Some(Pattern::Slot(slot)) = lambda.params.first()
+        {
+            // The item is the shared array's own: bind it by reference.
+            let base = self.enter(lambda)?;
+            self.set_slot(*slot, Slot::Borrowed(element));
+            let mut rest = [Value::Number(index as f64), Value::Undefined];
+            if lambda.params.len() > 2 {
+                rest[1] = array.clone();
+            }
+            let result = self.run_params(lambda, 1, &mut rest).and_then(|()| self.eval(&lambda.body));
+            self.leave(base);
+            return result;
+        }
         match callback.arity() {
             0 => self.call(callback, &mut []),
             1 => self.call(callback, &mut [item.clone()]),
@@ -492,7 +598,32 @@ impl<'r> Cx<'r> {
         self.bases
             .get(usize::from(depth))
             .and_then(|base| self.slots.get(base + usize::from(slot)))
-            .unwrap_or(&Value::Undefined)
+            .map_or(&Value::Undefined, Slot::get)
+    }
+
+    /// What a path expression names when it is data borrowed for the whole evaluation: a
+    /// context's value, a parameter bound by reference, or static reads of those.
+    fn peek_shared(&self, expr: &'r Expr) -> Option<&'r Value> {
+        match expr {
+            Expr::Free(index) => match self.free(*index) {
+                Ok(Binding::Value(value)) => Some(value),
+                _ => None,
+            },
+            Expr::Local(local) => match self
+                .bases
+                .get(usize::from(local.depth))
+                .and_then(|base| self.slots.get(base + usize::from(local.slot)))
+            {
+                Some(Slot::Borrowed(value)) => Some(*value),
+                _ => None,
+            },
+            Expr::Member(member) if !member.optional => match (&member.property, self.peek_shared(&member.object)?) {
+                (Property::Named(name), Value::Object(fields)) => fields.get(name),
+                (Property::Index(index), Value::Array(items)) => items.get(*index as usize),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     fn global_value(global: Global) -> Result<Value> {
@@ -650,7 +781,8 @@ impl<'r> Cx<'r> {
             Expr::Local(local) => self
                 .bases
                 .get(usize::from(local.depth))
-                .and_then(|base| self.slots.get(base + usize::from(local.slot))),
+                .and_then(|base| self.slots.get(base + usize::from(local.slot)))
+                .map(Slot::get),
             Expr::Free(index) => match self.free(*index) {
                 Ok(Binding::Value(value)) => Some(value),
                 _ => None,
@@ -984,6 +1116,10 @@ impl<'r> Cx<'r> {
                 method,
                 optional,
             } => {
+                let shared = match self.peek_shared(receiver) {
+                    Some(Value::Array(items)) => Some(items),
+                    _ => None,
+                };
                 let receiver = match self.receiver(receiver)? {
                     Receiver::ShortCircuit => return Ok(None),
                     other => other,
@@ -1016,7 +1152,7 @@ impl<'r> Cx<'r> {
                         if *optional && matches!(value, Value::Null | Value::Undefined) {
                             return Ok(None);
                         }
-                        self.call_method(&value, method, &call.args).map(Some)
+                        self.call_method(&value, shared, method, &call.args).map(Some)
                     }
                     Receiver::ShortCircuit => Ok(None),
                 }
@@ -1203,7 +1339,14 @@ impl<'r> Cx<'r> {
         }
     }
 
-    fn call_method(&mut self, receiver: &Value, method: &'r MethodKey, args: &'r [Arg]) -> Result<Value> {
+    /// `shared` is the receiver again when it is data borrowed for the whole evaluation.
+    fn call_method(
+        &mut self,
+        receiver: &Value,
+        shared: Option<&'r Array>,
+        method: &'r MethodKey,
+        args: &'r [Arg],
+    ) -> Result<Value> {
         let computed;
         let (text, array_method, string_method, number_method) = match method {
             MethodKey::Named(name) => (&name.text, name.array, name.string, name.number),
@@ -1226,7 +1369,8 @@ impl<'r> Cx<'r> {
                 };
                 let mut buffer = ArgBuffer::new();
                 let (values, callback) = self.arguments(args, method.callback_argument(), &mut buffer)?;
-                array::call(
+                let outer = std::mem::replace(&mut self.shared, shared);
+                let result = array::call(
                     self,
                     items,
                     receiver,
@@ -1236,7 +1380,9 @@ impl<'r> Cx<'r> {
                         callback,
                         name: method.name(),
                     },
-                )
+                );
+                self.shared = outer;
+                result
             }
             Value::String(text_value) => {
                 let Some(method) = string_method else {
@@ -1511,8 +1657,12 @@ fn number_op(op: BinaryOp, a: f64, b: f64) -> Value {
     }
 }
 
-impl Cx<'_> {
+impl<'r> Cx<'r> {
     fn bind_slot(&mut self, slot: u16, value: Value) {
+        self.set_slot(slot, Slot::Owned(value));
+    }
+
+    fn set_slot(&mut self, slot: u16, value: Slot<'r>) {
         let base = self.bases.last().copied().unwrap_or(0);
         if let Some(target) = self.slots.get_mut(base + usize::from(slot)) {
             *target = value;

@@ -186,15 +186,8 @@ fn reduce<'r>(cx: &mut Cx<'r>, this: &Array, this_value: &Value, args: &Args<'_,
     };
     while k < len {
         let index = position(k);
-        let item = this.get(index).cloned().unwrap_or(Value::Undefined);
-        let index_number = Value::Number(index as f64);
-        accumulator = match callback.arity() {
-            0 => cx.call(callback, &mut [])?,
-            1 => cx.call(callback, &mut [accumulator])?,
-            2 => cx.call(callback, &mut [accumulator, item])?,
-            3 => cx.call(callback, &mut [accumulator, item, index_number])?,
-            _ => cx.call(callback, &mut [accumulator, item, index_number, this_value.clone()])?,
-        };
+        let item = this.get(index).unwrap_or(&Value::Undefined);
+        accumulator = cx.call_reduce(callback, accumulator, item, index, this_value)?;
         k += 1;
     }
     Ok(accumulator)
