@@ -13,8 +13,8 @@
 use icu::casemap::CaseMapper;
 use icu::locale::LanguageIdentifier;
 use icu::normalizer::{ComposingNormalizerBorrowed, DecomposingNormalizerBorrowed};
-use icu::properties::CodePointMapData;
-use icu::properties::props::{GeneralCategory, GeneralCategoryGroup};
+use icu::properties::{CodePointMapData, CodePointSetData};
+use icu::properties::props::{CaseIgnorable, Cased, GeneralCategory, GeneralCategoryGroup};
 use writ_core::{Array, Str, Value};
 
 use crate::coerce;
@@ -754,19 +754,6 @@ trait Sink {
     }
 }
 
-/// Counts the code units a rewrite produces.
-struct Count(usize);
-
-impl Sink for Count {
-    fn unit(&mut self, _unit: u16) {
-        self.0 += 1;
-    }
-
-    fn char(&mut self, c: char) {
-        self.0 += c.len_utf16();
-    }
-}
-
 /// Collects the code units a rewrite produces.
 struct Collect(Vec<u16>);
 
@@ -884,18 +871,6 @@ fn chars(units: &[u16]) -> impl Iterator<Item = char> + '_ {
     char::decode_utf16(units.iter().copied()).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
 }
 
-/// Runs `rewrite` over a non-ASCII string twice, counting and then collecting, so that the
-/// result is charged before it is built.
-fn rewrite(cx: &mut Cx<'_>, text: &Str, rewrite: impl Fn(&[u16], &mut dyn Sink)) -> Result<Str> {
-    let units = text.to_utf16();
-    let mut count = Count(0);
-    rewrite(&units, &mut count);
-    new_string(cx, count.0)?;
-    let mut out = Collect(Vec::with_capacity(count.0));
-    rewrite(&units, &mut out);
-    Ok(Str::from_utf16(&out.0))
-}
-
 /// `toLowerCase()` and `toUpperCase()`: Unicode's full, context-sensitive default case mapping
 /// (`ß` → `SS`, final sigma, `İ` → `i̇`), lone surrogates unchanged.
 fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Value> {
@@ -910,36 +885,133 @@ fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Value> {
         };
         return Ok(Value::String(Str::from_ascii(&mapped).unwrap_or_default()));
     }
-    let keep: fn(u32) -> bool = if upper { keep_in_upper_case } else { newer_than_node };
-    // One pass, charged after: a case mapping at most triples the length of a string that is
-    // already within the caps, so building first is bounded, and mapping twice (to count,
-    // then to build) would double the time a long text takes.
     let units = text.to_utf16();
+    // One pass, charged when done: a case mapping at most triples the length of a string
+    // already within the caps, and the growing text is held to the string cap as it goes.
     let mut out = Collect(Vec::with_capacity(units.len()));
-    let map = |units: &[u16], sink: &mut dyn Sink| {
-        let mapper = CaseMapper::new();
-        let root = LanguageIdentifier::UNKNOWN;
-        let mut buffer = String::new();
-        for stretch in Stretches::new(units, keep) {
+    if upper {
+        uppercase_into(cx, &units, &mut out)?;
+    } else {
+        lowercase_into(cx, &units, &mut out)?;
+    }
+    new_string(cx, out.0.len())?;
+    Ok(Value::String(Str::from_utf16(&out.0)))
+}
+
+/// Code units mapped between two reads of the clock: a long text's case mapping or
+/// normalization stops at its deadline instead of running to the end.
+const UNITS_PER_CLOCK_CHECK: usize = 8192;
+
+/// Whether normalization may start a new piece at `unit`: a starter that never combines with
+/// what precedes it (Latin, Greek and the like below U+0300, CJK ideographs), so normalizing
+/// the text piece by piece gives what normalizing it whole gives.
+fn starts_a_normalization_piece(unit: u16) -> bool {
+    unit < 0x300 || (0x4E00..0xA000).contains(&unit)
+}
+
+/// Full uppercase mapping in the root locale, which has no context: the text maps a piece at a
+/// time, with the clock read between pieces.
+fn uppercase_into(cx: &mut Cx<'_>, units: &[u16], out: &mut Collect) -> Result<()> {
+    let mapper = CaseMapper::new();
+    let root = LanguageIdentifier::UNKNOWN;
+    let mut buffer = String::new();
+    let mut start = 0;
+    while start < units.len() {
+        let mut end = (start + UNITS_PER_CLOCK_CHECK).min(units.len());
+        // Never between the halves of a surrogate pair.
+        if end < units.len() && (0xDC00..0xE000).contains(&units[end]) && (0xD800..0xDC00).contains(&units[end - 1]) {
+            end += 1;
+        }
+        for stretch in Stretches::new(&units[start..end], keep_in_upper_case) {
             match stretch {
                 Stretch::Text(part) => {
                     buffer.clear();
                     buffer.extend(chars(part));
-                    let mapped = if upper {
-                        mapper.uppercase_to_string(&buffer, &root)
-                    } else {
-                        mapper.lowercase_to_string(&buffer, &root)
-                    };
-                    mapped.chars().for_each(|c| sink.char(c));
+                    mapper.uppercase_to_string(&buffer, &root).chars().for_each(|c| out.char(c));
                 }
-                Stretch::Keep(kept) => kept.iter().for_each(|&unit| sink.unit(unit)),
+                Stretch::Keep(kept) => kept.iter().for_each(|&unit| out.unit(unit)),
             }
         }
+        cx.check_clock()?;
+        cx.meter.check_string_length(out.0.len())?;
+        start = end;
+    }
+    Ok(())
+}
+
+/// Full lowercase mapping in the root locale. Its only multi-character mapping is İ → i̇ and
+/// its only context is the final sigma, so every other code point takes its simple mapping,
+/// one at a time, with the clock read every [`UNITS_PER_CLOCK_CHECK`] code points.
+fn lowercase_into(cx: &mut Cx<'_>, units: &[u16], out: &mut Collect) -> Result<()> {
+    let mapper = CaseMapper::new();
+    let mut at = 0;
+    let mut since_check = 0;
+    while let Some(point) = code_point(units, at) {
+        match point {
+            Ok((point, width)) => {
+                match char::from_u32(point) {
+                    _ if newer_than_node(point) => units[at..at + width].iter().for_each(|&unit| out.unit(unit)),
+                    _ if point == 0x130 => {
+                        out.unit(0x69);
+                        out.unit(0x307);
+                    }
+                    _ if point == 0x3A3 => out.unit(if is_final_sigma(units, at, width) { 0x3C2 } else { 0x3C3 }),
+                    Some(c) => out.char(mapper.simple_lowercase(c)),
+                    None => units[at..at + width].iter().for_each(|&unit| out.unit(unit)),
+                }
+                at += width;
+            }
+            Err(unit) => {
+                out.unit(unit);
+                at += 1;
+            }
+        }
+        since_check += 1;
+        if since_check == UNITS_PER_CLOCK_CHECK {
+            since_check = 0;
+            cx.check_clock()?;
+            cx.meter.check_string_length(out.0.len())?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the Σ at `at` ends a word (Unicode's Final_Sigma condition): a cased letter comes
+/// before it, and none after it, skipping case-ignorable characters both ways. Code points node
+/// does not assign, and lone surrogates, are neither.
+fn is_final_sigma(units: &[u16], at: usize, width: usize) -> bool {
+    let cased = CodePointSetData::new::<Cased>();
+    let ignorable = CodePointSetData::new::<CaseIgnorable>();
+    let is = |set: &icu::properties::CodePointSetDataBorrowed<'static>, point: u32| {
+        !newer_than_node(point) && set.contains32(point)
     };
-    map(&units, &mut out);
-    cx.check_clock()?;
-    new_string(cx, out.0.len())?;
-    Ok(Value::String(Str::from_utf16(&out.0)))
+    let mut before = at;
+    let cased_before = loop {
+        let Some(&last) = before.checked_sub(1).and_then(|i| units.get(i)) else { break false };
+        let (point, width) = match (last, before.checked_sub(2).and_then(|i| units.get(i))) {
+            (0xDC00..=0xDFFF, Some(&high @ 0xD800..=0xDBFF)) => {
+                (0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(last) - 0xDC00), 2)
+            }
+            (0xD800..=0xDFFF, _) => break false,
+            _ => (u32::from(last), 1),
+        };
+        if is(&ignorable, point) {
+            before -= width;
+            continue;
+        }
+        break is(&cased, point);
+    };
+    if !cased_before {
+        return false;
+    }
+    let mut after = at + width;
+    loop {
+        match code_point(units, after) {
+            Some(Ok((point, width))) if is(&ignorable, point) => after += width,
+            Some(Ok((point, _))) => return !is(&cased, point),
+            Some(Err(_)) | None => return true,
+        }
+    }
 }
 
 /// Whether `toUpperCase` leaves `point` as it is, as node 20 does: a code point node does not
@@ -1014,27 +1086,39 @@ fn normalize(cx: &mut Cx<'_>, text: &Str, form: &Value) -> Result<Value> {
     if text.is_ascii() {
         return Ok(Value::String(text.clone()));
     }
-    let normalized = rewrite(cx, text, |units, sink| {
-        for stretch in Stretches::new(units, newer_than_node) {
+    let units = text.to_utf16();
+    let mut out = Collect(Vec::with_capacity(units.len()));
+    let mut start = 0;
+    while start < units.len() {
+        let mut end = (start + UNITS_PER_CLOCK_CHECK).min(units.len());
+        while end < units.len() && !starts_a_normalization_piece(units[end]) {
+            end += 1;
+        }
+        for stretch in Stretches::new(&units[start..end], newer_than_node) {
             match stretch {
                 Stretch::Text(part) => match form {
                     Form::Nfc => ComposingNormalizerBorrowed::new_nfc()
                         .normalize_iter(chars(part))
-                        .for_each(|c| sink.char(c)),
+                        .for_each(|c| out.char(c)),
                     Form::Nfkc => ComposingNormalizerBorrowed::new_nfkc()
                         .normalize_iter(chars(part))
-                        .for_each(|c| sink.char(c)),
+                        .for_each(|c| out.char(c)),
                     Form::Nfd => DecomposingNormalizerBorrowed::new_nfd()
                         .normalize_iter(chars(part))
-                        .for_each(|c| sink.char(c)),
+                        .for_each(|c| out.char(c)),
                     Form::Nfkd => DecomposingNormalizerBorrowed::new_nfkd()
                         .normalize_iter(chars(part))
-                        .for_each(|c| sink.char(c)),
+                        .for_each(|c| out.char(c)),
                 },
-                Stretch::Keep(kept) => kept.iter().for_each(|&unit| sink.unit(unit)),
+                Stretch::Keep(kept) => kept.iter().for_each(|&unit| out.unit(unit)),
             }
         }
-    })?;
+        cx.check_clock()?;
+        cx.meter.check_string_length(out.0.len())?;
+        start = end;
+    }
+    new_string(cx, out.0.len())?;
+    let normalized = Str::from_utf16(&out.0);
     Ok(Value::String(normalized))
 }
 
