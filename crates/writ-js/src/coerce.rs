@@ -339,11 +339,21 @@ impl TextBuilder {
 
     /// Appends `String(n)`.
     pub(crate) fn push_number(&mut self, n: f64) {
+        if n.fract() == 0.0 && n.abs() < 1e15 {
+            // Integers, the common case, need no scratch string.
+            let digits = itoa_buf(n as i64);
+            self.push_ascii(digits.as_bytes());
+            return;
+        }
         let mut digits = String::new();
         writ_core::write_js_number(n, &mut digits);
+        self.push_ascii(digits.as_bytes());
+    }
+
+    fn push_ascii(&mut self, ascii: &[u8]) {
         match self {
-            TextBuilder::Ascii(bytes) => bytes.extend_from_slice(digits.as_bytes()),
-            TextBuilder::Wide(units) => units.extend(digits.bytes().map(u16::from)),
+            TextBuilder::Ascii(bytes) => bytes.extend_from_slice(ascii),
+            TextBuilder::Wide(units) => units.extend(ascii.iter().map(|&byte| u16::from(byte))),
         }
     }
 
