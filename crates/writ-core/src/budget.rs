@@ -580,11 +580,19 @@ mod tests {
         };
         let mut meter = Meter::new(&limits);
         for _ in 0..5 {
-            meter.check_string_length(10).expect("at the cap, and nothing is counted");
+            meter
+                .check_string_length(10)
+                .expect("at the cap, and nothing is counted");
         }
         assert_eq!(meter.allocated(), 0);
         let error = meter.check_string_length(11).expect_err("past the cap");
-        assert_eq!(error, BudgetExceeded { bound: Bound::StringLength, limit: 10 });
+        assert_eq!(
+            error,
+            BudgetExceeded {
+                bound: Bound::StringLength,
+                limit: 10
+            }
+        );
         assert!(meter.check_string_length(0).is_err(), "sticky");
     }
 

@@ -101,7 +101,8 @@ impl Drop for Array {
     fn drop(&mut self) {
         // Items another value still holds only lose a reference here; only items this array
         // alone holds are taken apart, so dropping a list of shared rows costs one pass.
-        if let Some(elements) = Arc::get_mut(&mut self.0).filter(|elements| elements.iter().any(Value::owns_container)) {
+        if let Some(elements) = Arc::get_mut(&mut self.0).filter(|elements| elements.iter().any(Value::owns_container))
+        {
             dismantle(std::mem::take(elements));
         }
     }

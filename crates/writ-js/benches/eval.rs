@@ -41,7 +41,10 @@ const TAGS: [&str; 5] = ["sale", "new", "eco", "gift", "bulk"];
 /// from JSON text do.
 fn rows(count: usize) -> Vec<Object> {
     let mut rng = Mulberry32(20_261_130);
-    let keys: Vec<Str> = ["id", "name", "price", "qty", "status", "tags"].into_iter().map(Str::from).collect();
+    let keys: Vec<Str> = ["id", "name", "price", "qty", "status", "tags"]
+        .into_iter()
+        .map(Str::from)
+        .collect();
     let shape = Shape::new(&keys).expect("distinct keys");
     (0..count)
         .map(|idx| {

@@ -401,7 +401,10 @@ impl<'r> Cx<'r> {
     /// Binds the parameters from `first` on to `args` (moved out), `undefined` past its end.
     fn run_params(&mut self, lambda: &'r Lambda, first: usize, args: &mut [Value]) -> Result<()> {
         for (idx, param) in lambda.params.iter().enumerate().skip(first) {
-            let value = args.get_mut(idx - first).map(std::mem::take).unwrap_or(Value::Undefined);
+            let value = args
+                .get_mut(idx - first)
+                .map(std::mem::take)
+                .unwrap_or(Value::Undefined);
             match param {
                 Pattern::Slot(slot) => self.bind_slot(*slot, value),
                 pattern => self.bind(pattern, value)?,
@@ -478,7 +481,9 @@ impl<'r> Cx<'r> {
             if lambda.params.len() > 2 {
                 rest[1] = array.clone();
             }
-            let result = self.run_params(lambda, 1, &mut rest).and_then(|()| self.eval(&lambda.body));
+            let result = self
+                .run_params(lambda, 1, &mut rest)
+                .and_then(|()| self.eval(&lambda.body));
             self.leave(base);
             return result;
         }

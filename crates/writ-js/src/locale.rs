@@ -61,6 +61,9 @@ fn default_locale() -> Locale {
 /// Formatters and collators kept per kind, oldest dropped first.
 const CACHE_SIZE: usize = 64;
 
+/// How much text a case mapping maps before it reads the clock (at the next space).
+const CHARS_PER_CASE_PIECE: usize = 8192;
+
 /// Marks where the number goes in a pattern (a private-use character CLDR never uses).
 const NUMBER_MARK: char = '\u{F8F0}';
 /// Marks where the currency goes in a pattern.
@@ -291,9 +294,23 @@ pub(crate) fn to_locale_case(cx: &mut Cx<'_>, text: &Str, locales: &Value, upper
         out.extend(map(&piece).encode_utf16());
     };
     let mut segment = String::new();
+    let mut since_check = 0usize;
     for decoded in char::decode_utf16(units.iter().copied()) {
         match decoded {
-            Ok(c) if !newer_than_node(u32::from(c)) => segment.push(c),
+            // A space is neither cased nor case-ignorable: no casing context crosses it, so the
+            // text before it can be mapped now, and the clock read, in long text.
+            Ok(' ') if since_check >= CHARS_PER_CASE_PIECE => {
+                map_run(&segment, &mut out);
+                segment.clear();
+                out.push(u16::from(b' '));
+                since_check = 0;
+                cx.check_clock()?;
+                cx.meter.check_string_length(out.len())?;
+            }
+            Ok(c) if !newer_than_node(u32::from(c)) => {
+                segment.push(c);
+                since_check += 1;
+            }
             // What node's Unicode does not have has no case there, and breaks the casing
             // context as a lone surrogate or the end of the text does: it is copied as it is.
             Ok(c) => {
@@ -5135,6 +5152,16 @@ mod tests {
     /// `a.localeCompare(b, locales, options)` with JSON arguments.
     fn compare_with(a: &str, b: &str, locales: &str, options: &str) -> Result<f64> {
         run(|cx| compare(cx, &Str::from(a), &Str::from(b), &arg(locales), &arg(options)))
+    }
+
+    /// Long text maps in pieces split at spaces, with the same result as whole.
+    #[test]
+    fn long_text_maps_in_pieces() {
+        let text = Str::from("ΑΣ İI ".repeat(4000).as_str());
+        let want: Vec<u16> = "ας iı ".repeat(4000).encode_utf16().collect();
+        assert_eq!(case(&text, &arg("\"tr\""), false), Ok(want));
+        let want: Vec<u16> = "ας i\u{307}i ".repeat(4000).encode_utf16().collect();
+        assert_eq!(case(&text, &Value::Undefined, false), Ok(want));
     }
 
     /// Comparisons with sensitivities, numeric, caseFirst, punctuation and tailorings.

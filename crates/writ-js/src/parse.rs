@@ -1319,7 +1319,9 @@ fn record(props: Vec<Prop>) -> std::result::Result<Expr, Vec<Prop>> {
             _ => return Err(props),
         }
     }
-    let Some(shape) = writ_core::Shape::new(&keys) else { return Err(props) };
+    let Some(shape) = writ_core::Shape::new(&keys) else {
+        return Err(props);
+    };
     let values = props
         .into_iter()
         .filter_map(|prop| match prop {

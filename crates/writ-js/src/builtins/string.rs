@@ -13,8 +13,8 @@
 use icu::casemap::CaseMapper;
 use icu::locale::LanguageIdentifier;
 use icu::normalizer::{ComposingNormalizerBorrowed, DecomposingNormalizerBorrowed};
-use icu::properties::{CodePointMapData, CodePointSetData};
 use icu::properties::props::{CaseIgnorable, Cased, GeneralCategory, GeneralCategoryGroup};
+use icu::properties::{CodePointMapData, CodePointSetData};
 use writ_core::{Array, Str, Value};
 
 use crate::coerce;
@@ -927,7 +927,10 @@ fn uppercase_into(cx: &mut Cx<'_>, units: &[u16], out: &mut Collect) -> Result<(
                 Stretch::Text(part) => {
                     buffer.clear();
                     buffer.extend(chars(part));
-                    mapper.uppercase_to_string(&buffer, &root).chars().for_each(|c| out.char(c));
+                    mapper
+                        .uppercase_to_string(&buffer, &root)
+                        .chars()
+                        .for_each(|c| out.char(c));
                 }
                 Stretch::Keep(kept) => kept.iter().for_each(|&unit| out.unit(unit)),
             }
@@ -987,11 +990,14 @@ fn is_final_sigma(units: &[u16], at: usize, width: usize) -> bool {
     };
     let mut before = at;
     let cased_before = loop {
-        let Some(&last) = before.checked_sub(1).and_then(|i| units.get(i)) else { break false };
+        let Some(&last) = before.checked_sub(1).and_then(|i| units.get(i)) else {
+            break false;
+        };
         let (point, width) = match (last, before.checked_sub(2).and_then(|i| units.get(i))) {
-            (0xDC00..=0xDFFF, Some(&high @ 0xD800..=0xDBFF)) => {
-                (0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(last) - 0xDC00), 2)
-            }
+            (0xDC00..=0xDFFF, Some(&high @ 0xD800..=0xDBFF)) => (
+                0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(last) - 0xDC00),
+                2,
+            ),
             (0xD800..=0xDFFF, _) => break false,
             _ => (u32::from(last), 1),
         };
