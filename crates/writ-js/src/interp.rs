@@ -1260,10 +1260,8 @@ impl<'r> Cx<'r> {
                 Ok(())
             }
             Value::String(text) => {
-                let points = code_points(text);
-                self.array(points.len())?;
-                for point in points {
-                    buffer.push(Value::String(point));
+                for point in code_points(self, text)? {
+                    buffer.push(point);
                 }
                 Ok(())
             }
@@ -1613,11 +1611,7 @@ impl<'r> Cx<'r> {
             Pattern::Array { items, rest } => {
                 let elements: Vec<Value> = match &value {
                     Value::Array(array) => array.as_slice().to_vec(),
-                    Value::String(text) => {
-                        let points = code_points(text);
-                        self.array(points.len())?;
-                        points.into_iter().map(Value::String).collect()
-                    }
+                    Value::String(text) => code_points(self, text)?,
                     other => {
                         return Err(Error::runtime(format!(
                             "{} is not iterable: only arrays and strings can be destructured with [ ]",
@@ -1714,19 +1708,47 @@ fn namespace_call_refused(global: Global, name: &str) -> Error {
     Error::guardrail(format!("\"{}.{name}\" is not available{hint}", global.name()))
 }
 
-/// The code points of a string, as JavaScript iterates it (lone surrogates alone).
-pub(crate) fn code_points(text: &Str) -> Vec<Str> {
+/// The code points of a string as JavaScript iterates it (a lone surrogate alone), each a
+/// string: counted first, so that the array is charged before any of it is built.
+pub(crate) fn code_points(cx: &mut Cx<'_>, text: &Str) -> Result<Vec<Value>> {
     let units: Vec<u16> = text.code_units().collect();
-    let mut points = Vec::with_capacity(units.len());
+    cx.text(units.len())?;
+    let count = units.len() - pair_count(&units);
+    cx.array(count)?;
+    let mut points = Vec::with_capacity(count);
     let mut idx = 0;
     while idx < units.len() {
-        let unit = units[idx];
-        let pair = (0xD800..0xDC00).contains(&unit) && units.get(idx + 1).is_some_and(|n| (0xDC00..0xE000).contains(n));
-        let width = if pair { 2 } else { 1 };
-        points.push(Str::from_utf16(&units[idx..idx + width]));
+        let width = point_width(&units, idx);
+        points.push(Value::String(Str::from_utf16(&units[idx..idx + width])));
         idx += width;
     }
-    points
+    Ok(points)
+}
+
+/// The first code point of a non-empty string, as a string.
+pub(crate) fn first_code_point(text: &Str) -> Str {
+    let units: Vec<u16> = text.code_units().take(2).collect();
+    let width = point_width(&units, 0).min(units.len());
+    Str::from_utf16(&units[..width])
+}
+
+/// The number of surrogate pairs in `units`.
+fn pair_count(units: &[u16]) -> usize {
+    let mut pairs = 0;
+    let mut idx = 0;
+    while idx < units.len() {
+        let width = point_width(units, idx);
+        pairs += width - 1;
+        idx += width;
+    }
+    pairs
+}
+
+/// 2 at the start of a surrogate pair, else 1.
+fn point_width(units: &[u16], idx: usize) -> usize {
+    let pair = units.get(idx).is_some_and(|unit| (0xD800..0xDC00).contains(unit))
+        && units.get(idx + 1).is_some_and(|next| (0xDC00..0xE000).contains(next));
+    if pair { 2 } else { 1 }
 }
 
 /// Refuses a host function's argument or output nested deeper than [`MAX_RESULT_DEPTH`],

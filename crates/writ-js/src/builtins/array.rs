@@ -451,12 +451,7 @@ fn from<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
             cx.array(items.len())?;
             items.as_slice().to_vec()
         }
-        Value::String(text) => {
-            cx.text(text.len_utf16())?;
-            let points = code_points(text);
-            cx.array(points.len())?;
-            points.into_iter().map(Value::String).collect()
-        }
+        Value::String(text) => code_points(cx, text)?,
         Value::Object(object) => {
             let length = match object.get_str("length") {
                 Some(length) => to_length(coerce::to_number(cx, length)?),

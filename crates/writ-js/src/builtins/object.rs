@@ -10,7 +10,7 @@ use writ_core::{Array, Object, Str, Value};
 
 use crate::coerce::{self, describe};
 use crate::error::{Error, Result};
-use crate::interp::{Args, Cx, code_points};
+use crate::interp::{Args, Cx, code_points, first_code_point};
 use crate::ops;
 use crate::tables::ObjectFn;
 
@@ -138,11 +138,7 @@ fn from_entries(cx: &mut Cx<'_>, source: &Value) -> Result<Value> {
         // A string iterates its characters, and a character is not an entry.
         Value::String(text) if text.is_empty() => &[],
         Value::String(text) => {
-            let first = code_points(text)
-                .into_iter()
-                .next()
-                .map(Value::String)
-                .unwrap_or_default();
+            let first = Value::String(first_code_point(text));
             return Err(not_an_entry(&first));
         }
         other => {
@@ -210,10 +206,7 @@ fn group_by<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
     };
     let items: Vec<Value> = match source {
         Value::Array(items) => items.as_slice().to_vec(),
-        Value::String(text) => {
-            cx.text(text.len_utf16())?;
-            code_points(text).into_iter().map(Value::String).collect()
-        }
+        Value::String(text) => code_points(cx, text)?,
         other => {
             return Err(Error::runtime(format!(
                 "{} is not iterable: Object.groupBy takes an array or a string, as in \
