@@ -336,7 +336,9 @@ pub(crate) fn to_locale_case(cx: &mut Cx<'_>, text: &Str, locales: &Value, upper
 pub(crate) fn compare(cx: &mut Cx<'_>, a: &Str, b: &Str, locales: &Value, options: &Value) -> Result<f64> {
     check_mark_run(a)?;
     check_mark_run(b)?;
-    cx.text(a.len_utf16().saturating_add(b.len_utf16()))?;
+    // A collator does some sixteen times a scan's work per character, in one call that cannot
+    // stop halfway: a step per character, charged first, keeps the step budget a bound on time.
+    cx.steps(a.len_utf16().saturating_add(b.len_utf16()) as u64)?;
     let spec = resolved_collator(cx, locales, options)?;
     let left = a.to_utf16();
     let right = b.to_utf16();

@@ -903,10 +903,23 @@ fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Value> {
 const UNITS_PER_CLOCK_CHECK: usize = 8192;
 
 /// Whether normalization may start a new piece at `unit`: a starter that never combines with
-/// what precedes it (Latin, Greek and the like below U+0300, CJK ideographs), so normalizing
-/// the text piece by piece gives what normalizing it whole gives.
+/// what precedes it (everything below U+0300, the basic letters of Greek, Cyrillic, Hebrew,
+/// Arabic and Devanagari, kana, Hangul syllables, CJK ideographs), so normalizing the text
+/// piece by piece gives what normalizing it whole gives.
 fn starts_a_normalization_piece(unit: u16) -> bool {
-    unit < 0x300 || (0x4E00..0xA000).contains(&unit)
+    matches!(
+        unit,
+        0x0000..=0x02FF
+            | 0x0391..=0x03C9
+            | 0x0410..=0x044F
+            | 0x05D0..=0x05EA
+            | 0x0621..=0x064A
+            | 0x0905..=0x0939
+            | 0x3041..=0x3096
+            | 0x30A1..=0x30FA
+            | 0x4E00..=0x9FFF
+            | 0xAC00..=0xD7A3
+    )
 }
 
 /// Full uppercase mapping in the root locale, which has no context: the text maps a piece at a
