@@ -16,7 +16,17 @@ const DEADLINE_MS: u64 = 50;
 fn evaluator() -> &'static Evaluator {
     static EVALUATOR: OnceLock<Evaluator> = OnceLock::new();
     EVALUATOR.get_or_init(|| {
-        let budget = Budget { steps: 200_000, ms: DEADLINE_MS, ..Budget::default() };
+        // The caps are a tenth of the defaults, like the steps: coverage instrumentation makes a
+        // built-in's uninterruptible pass over its text (a split, a replace, a join) some ten to
+        // thirty times slower per character than in a release build, and the deadline check is
+        // about where writ can stop, not about the instrumentation's speed.
+        let budget = Budget {
+            steps: 200_000,
+            ms: DEADLINE_MS,
+            max_string_length: 100_000,
+            max_array_length: 10_000,
+            max_total_allocation: 1_000_000,
+        };
         // Long sources reach the parser's own depth checks, not only the length check.
         Evaluator::builder().budget(budget).max_source_length(20_000).build().expect("no host functions")
     })
