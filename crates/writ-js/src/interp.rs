@@ -398,6 +398,16 @@ impl<'r> Cx<'r> {
         self.eval(&lambda.body)
     }
 
+    /// Binds the parameters after the item, `(index, array)`, when the arrow has them.
+    #[inline]
+    fn rest_params(&mut self, lambda: &'r Lambda, first: usize, index: usize, array: &Value) -> Result<()> {
+        match lambda.params.len().saturating_sub(first) {
+            0 => Ok(()),
+            1 => self.run_params(lambda, first, &mut [Value::Number(index as f64)]),
+            _ => self.run_params(lambda, first, &mut [Value::Number(index as f64), array.clone()]),
+        }
+    }
+
     /// Binds the parameters from `first` on to `args` (moved out), `undefined` past its end.
     fn run_params(&mut self, lambda: &'r Lambda, first: usize, args: &mut [Value]) -> Result<()> {
         for (idx, param) in lambda.params.iter().enumerate().skip(first) {
@@ -438,12 +448,8 @@ impl<'r> Cx<'r> {
                 pattern => self.bind(pattern, accumulator),
             };
             self.set_slot(*slot, Slot::Borrowed(element));
-            let mut rest = [Value::Number(index as f64), Value::Undefined];
-            if lambda.params.len() > 3 {
-                rest[1] = array.clone();
-            }
             let result = bound
-                .and_then(|()| self.run_params(lambda, 2, &mut rest))
+                .and_then(|()| self.rest_params(lambda, 2, index, array))
                 .and_then(|()| self.eval(&lambda.body));
             self.leave(base);
             return result;
@@ -477,13 +483,7 @@ impl<'r> Cx<'r> {
             // The item is the shared array's own: bind it by reference.
             let base = self.enter(lambda)?;
             self.set_slot(*slot, Slot::Borrowed(element));
-            let mut rest = [Value::Number(index as f64), Value::Undefined];
-            if lambda.params.len() > 2 {
-                rest[1] = array.clone();
-            }
-            let result = self
-                .run_params(lambda, 1, &mut rest)
-                .and_then(|()| self.eval(&lambda.body));
+            let result = self.rest_params(lambda, 1, index, array).and_then(|()| self.eval(&lambda.body));
             self.leave(base);
             return result;
         }
