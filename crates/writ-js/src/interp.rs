@@ -483,7 +483,9 @@ impl<'r> Cx<'r> {
             // The item is the shared array's own: bind it by reference.
             let base = self.enter(lambda)?;
             self.set_slot(*slot, Slot::Borrowed(element));
-            let result = self.rest_params(lambda, 1, index, array).and_then(|()| self.eval(&lambda.body));
+            let result = self
+                .rest_params(lambda, 1, index, array)
+                .and_then(|()| self.eval(&lambda.body));
             self.leave(base);
             return result;
         }

@@ -3698,19 +3698,9 @@ const NAN_TEXTS: &[(&str, &str)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::{Expr, Program};
+    use crate::ast::Program;
     use crate::error::Reason;
     use writ_core::{Limits, Meter, parse_json};
-
-    /// An empty program for a test evaluation.
-    fn program() -> Program {
-        Program {
-            root: Expr::Const(Value::Null),
-            node_count: 1,
-            free_names: Box::new([]),
-            host_calls: Box::new([]),
-        }
-    }
 
     /// The default budget.
     fn limits() -> Limits {
@@ -3725,7 +3715,7 @@ mod tests {
 
     /// Runs `f` in a fresh evaluation under `limits`; also answers the steps it took.
     fn run_under<T>(limits: &Limits, f: impl FnOnce(&mut Cx<'_>) -> Result<T>) -> (Result<T>, u64) {
-        let program = program();
+        let program = Program::empty();
         let mut cx = Cx::new(Meter::new(limits), &program, &[]);
         let result = f(&mut cx);
         (result, cx.meter.steps_used())

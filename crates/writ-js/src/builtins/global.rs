@@ -468,22 +468,12 @@ fn malformed(units: &[u16], start: usize) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::{Expr, Program};
+    use crate::ast::Program;
     use writ_core::{Limits, Meter};
-
-    /// A program with nothing in it, for a `Cx` to run built-ins under.
-    fn program() -> Program {
-        Program {
-            root: Expr::Const(Value::Null),
-            node_count: 1,
-            free_names: Box::new([]),
-            host_calls: Box::new([]),
-        }
-    }
 
     /// Runs the built-in under `limits`.
     fn run_with(limits: &Limits, function: Global, args: &[Value]) -> Result<Value> {
-        let program = program();
+        let program = Program::empty();
         let mut cx = Cx::new(Meter::new(limits), &program, &[]);
         let args = Args {
             values: args,
@@ -500,7 +490,7 @@ mod tests {
 
     /// Runs a `Number` static with no limits.
     fn run_number(function: NumberFn, args: &[Value]) -> Result<Value> {
-        let program = program();
+        let program = Program::empty();
         let mut cx = Cx::new(Meter::new(&Limits::UNLIMITED), &program, &[]);
         let args = Args {
             values: args,

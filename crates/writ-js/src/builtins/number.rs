@@ -627,22 +627,12 @@ impl Ord for Big {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::{Expr, Program};
+    use crate::ast::Program;
     use writ_core::{Limits, Meter};
-
-    /// A program with nothing in it, for a `Cx` to run built-ins under.
-    fn program() -> Program {
-        Program {
-            root: Expr::Const(Value::Null),
-            node_count: 1,
-            free_names: Box::new([]),
-            host_calls: Box::new([]),
-        }
-    }
 
     /// Runs the built-in under `limits`.
     fn run_with(limits: &Limits, this: f64, method: NumberMethod, args: &[Value]) -> Result<Value> {
-        let program = program();
+        let program = Program::empty();
         let mut cx = Cx::new(Meter::new(limits), &program, &[]);
         let args = Args {
             values: args,
