@@ -423,6 +423,75 @@ impl<'r> Cx<'r> {
         Ok(())
     }
 
+    /// The callback's arrow when its parameters are plain names and it reads at least `min` of
+    /// them: such an arrow can run over a whole array in one frame.
+    pub(crate) fn plain_lambda(&self, callback: Callback<'r>, min: usize) -> Option<&'r Lambda> {
+        match callback {
+            Callback::Lambda(lambda) if lambda.simple && lambda.params.len() >= min => Some(lambda),
+            _ => None,
+        }
+    }
+
+    /// `reduce` from item `from` on with an arrow of plain parameters ([`Cx::plain_lambda`]):
+    /// one frame for the whole walk, rebound per item, each invocation still charged the arrow's
+    /// node count. Items of a shared array bind by reference.
+    pub(crate) fn reduce_with(
+        &mut self,
+        lambda: &'r Lambda,
+        mut accumulator: Value,
+        this: &Array,
+        this_value: &Value,
+        from: usize,
+    ) -> Result<Value> {
+        if from >= this.len() {
+            return Ok(accumulator);
+        }
+        let shared = self.shared.filter(|shared| std::ptr::eq(shared.as_slice(), this.as_slice()));
+        let slots: Vec<u16> = lambda
+            .params
+            .iter()
+            .filter_map(|param| match param {
+                Pattern::Slot(slot) => Some(*slot),
+                _ => None,
+            })
+            .collect();
+        let (acc_slot, item_slot) = match slots.as_slice() {
+            [acc, item, ..] => (*acc, *item),
+            _ => return Err(Error::guardrail("a reduce callback without two plain parameters")),
+        };
+        let base = self.enter(lambda)?;
+        let mut result = Ok(());
+        for index in from..this.len() {
+            if index > from
+                && let Err(error) = self.steps(u64::from(lambda.node_count))
+            {
+                result = Err(error);
+                break;
+            }
+            self.bind_slot(acc_slot, std::mem::take(&mut accumulator));
+            let item = match shared.and_then(|shared| shared.get(index)) {
+                Some(element) => Slot::Borrowed(element),
+                None => Slot::Owned(this.get(index).cloned().unwrap_or(Value::Undefined)),
+            };
+            self.set_slot(item_slot, item);
+            if let Some(&slot) = slots.get(2) {
+                self.bind_slot(slot, Value::Number(index as f64));
+            }
+            if let Some(&slot) = slots.get(3) {
+                self.bind_slot(slot, this_value.clone());
+            }
+            match self.eval(&lambda.body) {
+                Ok(value) => accumulator = value,
+                Err(error) => {
+                    result = Err(error);
+                    break;
+                }
+            }
+        }
+        self.leave(base);
+        result.map(|()| accumulator)
+    }
+
     /// Calls `callback` as `reduce` does: `(accumulator, item, index, array)`, building only
     /// the arguments the callback reads.
     pub(crate) fn call_reduce(

@@ -184,6 +184,9 @@ fn reduce<'r>(cx: &mut Cx<'r>, this: &Array, this_value: &Value, args: &Args<'_,
         k = 1;
         first.clone()
     };
+    if !from_end && let Some(lambda) = cx.plain_lambda(callback, 2) {
+        return cx.reduce_with(lambda, accumulator, this, this_value, k);
+    }
     while k < len {
         let index = position(k);
         let item = this.get(index).unwrap_or(&Value::Undefined);
