@@ -446,7 +446,9 @@ impl<'r> Cx<'r> {
         if from >= this.len() {
             return Ok(accumulator);
         }
-        let shared = self.shared.filter(|shared| std::ptr::eq(shared.as_slice(), this.as_slice()));
+        let shared = self
+            .shared
+            .filter(|shared| std::ptr::eq(shared.as_slice(), this.as_slice()));
         let slots: Vec<u16> = lambda
             .params
             .iter()
@@ -456,7 +458,7 @@ impl<'r> Cx<'r> {
             })
             .collect();
         let (acc_slot, item_slot) = match slots.as_slice() {
-            [acc, item, ..] => (*acc, *item),
+            [acc, item, ..] => (usize::from(*acc), usize::from(*item)),
             _ => return Err(Error::guardrail("a reduce callback without two plain parameters")),
         };
         let base = self.enter(lambda)?;
@@ -468,12 +470,14 @@ impl<'r> Cx<'r> {
                 result = Err(error);
                 break;
             }
-            self.bind_slot(acc_slot, std::mem::take(&mut accumulator));
             let item = match shared.and_then(|shared| shared.get(index)) {
                 Some(element) => Slot::Borrowed(element),
                 None => Slot::Owned(this.get(index).cloned().unwrap_or(Value::Undefined)),
             };
-            self.set_slot(item_slot, item);
+            if let Ok([acc, item_at]) = self.slots.get_disjoint_mut([base + acc_slot, base + item_slot]) {
+                *acc = Slot::Owned(std::mem::take(&mut accumulator));
+                *item_at = item;
+            }
             if let Some(&slot) = slots.get(2) {
                 self.bind_slot(slot, Value::Number(index as f64));
             }
