@@ -141,11 +141,7 @@ fn answer_js(request: &Request) -> Outcome {
         .map(|text| text.to_string_lossy())
         .unwrap_or_default();
     let contexts: Vec<&writ_core::Object> = request.data.as_object().into_iter().collect();
-    match evaluator.and_then(|evaluator| evaluator.eval(&source, &contexts)) {
-        Ok(Value::Undefined) => Outcome::Undefined,
-        Ok(value) => Outcome::Value(value),
-        Err(error) => Outcome::error(error.reason().code(), error.message()),
-    }
+    writ_js::outcome(evaluator.and_then(|evaluator| evaluator.eval(&source, &contexts)))
 }
 
 /// Runs `writ eval`.

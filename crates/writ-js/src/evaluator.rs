@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 
-use writ_core::{Clock, Limits, Meter, Object, Value};
+use writ_core::{Clock, Limits, Meter, Object, Outcome, Value};
 
 use crate::ast::Program;
 use crate::error::{Error, Reason, Result};
@@ -74,6 +74,16 @@ pub struct Validation {
     pub free_names: Vec<String>,
     /// The host functions the source calls, in order of first appearance.
     pub host_calls: Vec<String>,
+}
+
+/// An evaluation's answer as a result envelope carries it: `undefined` as no value, an error
+/// with its reason's code.
+pub fn outcome(result: Result<Value>) -> Outcome {
+    match result {
+        Ok(Value::Undefined) => Outcome::Undefined,
+        Ok(value) => Outcome::Value(value),
+        Err(error) => Outcome::error(error.reason().code(), error.message()),
+    }
 }
 
 /// Everything a compiled expression needs besides its tree.

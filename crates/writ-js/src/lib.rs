@@ -20,6 +20,6 @@ pub mod tables;
 
 pub use error::{Error, Reason, Result};
 pub use evaluator::{
-    Budget, Compiled, DEFAULT_MAX_SOURCE_LENGTH, Evaluator, EvaluatorBuilder, PARSE_CACHE_SIZE, Validation,
+    Budget, Compiled, DEFAULT_MAX_SOURCE_LENGTH, Evaluator, EvaluatorBuilder, PARSE_CACHE_SIZE, Validation, outcome,
 };
 pub use host::{HostFunction, HostFuture};

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use writ_core::{Object, Outcome, Value, parse_json};
+use writ_core::{Object, Outcome, Value};
 use writ_js::Evaluator;
 use writ_js::tables::{
     ArrayFn, ArrayMethod, DateFn, Global, JsonFn, MathConstant, MathFn, NumberConstant, NumberFn, NumberMethod,
@@ -69,20 +69,9 @@ fn data(case: &Case) -> Object {
 /// The library's answer as an envelope would carry it: a value goes through JSON text, exactly as
 /// the oracle's `JSON.stringify` sends node's (so `NaN` is `null` and `undefined` members vanish).
 fn outcome(result: Result<Value, writ_js::Error>) -> Outcome {
-    match result {
-        Ok(Value::Undefined) => Outcome::Undefined,
-        Ok(value) => match value.to_json_string() {
-            Some(text) => Outcome::Value(
-                parse_json(&text)
-                    .unwrap_or_else(|error| panic!("writ wrote JSON it cannot read back ({error}): {text}")),
-            ),
-            None => Outcome::Undefined,
-        },
-        Err(error) => Outcome::Error {
-            code: error.reason().code().to_string(),
-            message: error.message().to_string(),
-        },
-    }
+    let envelope = writ_js::outcome(result).to_envelope();
+    Outcome::parse_envelope(&envelope)
+        .unwrap_or_else(|error| panic!("writ wrote an envelope it cannot read ({error}): {envelope}"))
 }
 
 /// A short form of an outcome for failure reports.

@@ -135,20 +135,9 @@ fn evaluator(limits: &CaseLimits) -> Evaluator {
 
 /// The answer as an envelope carries it (see tests/corpus.rs).
 fn outcome(result: Result<Value, writ_js::Error>) -> Outcome {
-    match result {
-        Ok(Value::Undefined) => Outcome::Undefined,
-        Ok(value) => match value.to_json_string() {
-            Some(text) => Outcome::Value(
-                parse_json(&text)
-                    .unwrap_or_else(|error| panic!("writ wrote JSON it cannot read back ({error}): {text}")),
-            ),
-            None => Outcome::Undefined,
-        },
-        Err(error) => Outcome::Error {
-            code: error.reason().code().to_string(),
-            message: error.message().to_string(),
-        },
-    }
+    let envelope = writ_js::outcome(result).to_envelope();
+    Outcome::parse_envelope(&envelope)
+        .unwrap_or_else(|error| panic!("writ wrote an envelope it cannot read ({error}): {envelope}"))
 }
 
 /// A short form of a text for failure reports (some expressions are 20,000 characters long).

@@ -1207,12 +1207,7 @@ mod tests {
     }
 
     fn run_with(limits: Limits, this: &Value, method: ArrayMethod, values: &[Value]) -> Result<Value> {
-        let program = crate::ast::Program {
-            root: crate::ast::Expr::Const(Value::Null),
-            node_count: 1,
-            free_names: Box::new([]),
-            host_calls: Box::new([]),
-        };
+        let program = crate::ast::Program::empty();
         let mut cx = Cx::new(Meter::new(&limits), &program, &[]);
         let Value::Array(items) = this else {
             return Err(Error::guardrail("not an array"));
@@ -1243,12 +1238,7 @@ mod tests {
     }
 
     fn run_static(function: ArrayFn, values: &[Value], limits: Limits) -> Result<Value> {
-        let program = crate::ast::Program {
-            root: crate::ast::Expr::Const(Value::Null),
-            node_count: 1,
-            free_names: Box::new([]),
-            host_calls: Box::new([]),
-        };
+        let program = crate::ast::Program::empty();
         let mut cx = Cx::new(Meter::new(&limits), &program, &[]);
         call_static(
             &mut cx,

@@ -407,12 +407,7 @@ mod tests {
     use crate::error::Reason;
 
     fn with_cx<T>(limits: Limits, f: impl FnOnce(&mut Cx<'_>) -> T) -> T {
-        let program = crate::ast::Program {
-            root: crate::ast::Expr::Const(Value::Null),
-            node_count: 1,
-            free_names: Box::new([]),
-            host_calls: Box::new([]),
-        };
+        let program = crate::ast::Program::empty();
         let mut cx = Cx::new(Meter::new(&limits), &program, &[]);
         f(&mut cx)
     }

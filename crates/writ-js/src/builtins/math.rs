@@ -2173,12 +2173,7 @@ mod tests {
     }
 
     fn with_cx<T>(f: impl FnOnce(&mut Cx<'_>) -> T) -> T {
-        let program = crate::ast::Program {
-            root: crate::ast::Expr::Const(Value::Null),
-            node_count: 1,
-            free_names: Box::new([]),
-            host_calls: Box::new([]),
-        };
+        let program = crate::ast::Program::empty();
         let limits = writ_core::Limits {
             steps: Some(10_000_000),
             ..writ_core::Limits::UNLIMITED

@@ -256,12 +256,7 @@ mod tests {
     use crate::error::Reason;
 
     fn run_with(limits: Limits, function: ObjectFn, values: &[Value]) -> Result<Value> {
-        let program = crate::ast::Program {
-            root: crate::ast::Expr::Const(Value::Null),
-            node_count: 1,
-            free_names: Box::new([]),
-            host_calls: Box::new([]),
-        };
+        let program = crate::ast::Program::empty();
         let mut cx = Cx::new(Meter::new(&limits), &program, &[]);
         call(
             &mut cx,
