@@ -1,0 +1,239 @@
+//! The syntax tree the parser hands the evaluator, after JSONata's post-parse stage: dotted
+//! chains are flattened into [`Kind::Path`] steps, `[…]` after a step is a [`Stage`] or a
+//! predicate, `{…}` after an expression is a [`Group`], `^(…)` is a [`Kind::Sort`] step,
+//! `@`/`#` are marks on a step, and each `%` is resolved to the step whose item it names.
+//!
+//! The tree is immutable and `Send + Sync`: one compiled expression serves any number of
+//! evaluations on any threads.
+
+use std::sync::Arc;
+
+use writ_core::Str;
+
+use crate::regex::Pattern;
+use crate::signature::Signature;
+
+/// One node.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// What the node is.
+    pub kind: Kind,
+    /// The character offset just past the node's token, as jsonata-js reports positions.
+    pub position: usize,
+    /// Filters applied to this node's result when it is not a path step (jsonata's
+    /// `predicate`).
+    pub predicate: Vec<Stage>,
+    /// Filters and `#` index bindings applied to each input item's result when this node is a
+    /// path step (jsonata's `stages`).
+    pub stages: Vec<Stage>,
+    /// A group-by object constructor after this node (`expr{k: v}`).
+    pub group: Option<Box<Group>>,
+    /// `@$name`: the step binds each item to `$name` and keeps the context.
+    pub focus: Option<Str>,
+    /// `#$name`: the step binds each item's position to `$name`.
+    pub index: Option<Str>,
+    /// The step takes part in a tuple stream (it binds, or a `%` reaches back to it).
+    pub tuple: bool,
+    /// The `%` label that names this step's items, when a `%` reaches back to it (every `%`
+    /// that reaches this step shares the one label).
+    pub ancestor: Option<Label>,
+    /// `[]` after this step: keep a singleton result as an array.
+    pub keep_array: bool,
+    /// An array constructor that is the first or last step of a path: never flattened.
+    pub cons_array: bool,
+    /// On a path: some step has `keep_array`.
+    pub keep_singleton_array: bool,
+}
+
+/// A `%` label: the name under which a tuple binds an ancestor item (`!0`, `!1`, …, which no
+/// variable can be called).
+pub type Label = Str;
+
+/// What a node is.
+#[derive(Debug, Clone)]
+pub enum Kind {
+    /// A location path of steps, in order.
+    Path(Vec<Node>),
+    /// A binary operator.
+    Binary(BinaryOp, Box<Node>, Box<Node>),
+    /// Unary minus.
+    Negate(Box<Node>),
+    /// An array constructor `[a, b, …]`.
+    Array(Vec<Node>),
+    /// An object constructor `{k: v, …}` with no expression before it.
+    Object(Vec<(Node, Node)>),
+    /// A field name (also a quoted name, or a string literal used as a step).
+    Name(Str),
+    /// A string literal.
+    String(Str),
+    /// A number literal.
+    Number(f64),
+    /// `true`, `false`.
+    Bool(bool),
+    /// `null`.
+    Null,
+    /// `*`.
+    Wildcard,
+    /// `**`.
+    Descendant,
+    /// `%`: the parent of the current item, bound under this label by the tuple stream.
+    Parent(Label),
+    /// `c ? a : b` (the `else` may be missing).
+    Condition(Box<Node>, Box<Node>, Option<Box<Node>>),
+    /// `a ?: b`: `a` if it is truthy, else `b`.
+    Elvis(Box<Node>, Box<Node>),
+    /// `a ?? b`: `a` if it has a value, else `b`.
+    Coalesce(Box<Node>, Box<Node>),
+    /// `(a; b; …)`.
+    Block(Vec<Node>),
+    /// `$name := value` (the name without `$`).
+    Bind(Str, Box<Node>),
+    /// A regular-expression literal.
+    Regex(Arc<Pattern>),
+    /// A function call `f(args)`.
+    Call(Call),
+    /// A partial application `f(a, ?, b)`.
+    Partial(Call),
+    /// The `?` placeholder of a partial application.
+    Placeholder,
+    /// `$name`; `""` is `$` (the context), `"$"` is `$$` (the root).
+    Variable(Str),
+    /// `function($a, …) <sig> { body }` (also `λ`).
+    Lambda(Arc<Lambda>),
+    /// `a ~> f`: function application / chaining.
+    Apply(Box<Node>, Box<Node>),
+    /// `| pattern | update, delete |`.
+    Transform(Box<Node>, Box<Node>, Option<Box<Node>>),
+    /// `^(terms)` as a path step.
+    Sort(Vec<SortTerm>),
+}
+
+/// A binary operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOp {
+    /// `+`
+    Add,
+    /// `-`
+    Subtract,
+    /// `*`
+    Multiply,
+    /// `/`
+    Divide,
+    /// `%`
+    Modulo,
+    /// `=`
+    Equal,
+    /// `!=`
+    NotEqual,
+    /// `<`
+    Less,
+    /// `<=`
+    LessEqual,
+    /// `>`
+    Greater,
+    /// `>=`
+    GreaterEqual,
+    /// `&`
+    Concat,
+    /// `and`
+    And,
+    /// `or`
+    Or,
+    /// `in`
+    In,
+    /// `..`
+    Range,
+}
+
+impl BinaryOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Subtract => "-",
+            BinaryOp::Multiply => "*",
+            BinaryOp::Divide => "/",
+            BinaryOp::Modulo => "%",
+            BinaryOp::Equal => "=",
+            BinaryOp::NotEqual => "!=",
+            BinaryOp::Less => "<",
+            BinaryOp::LessEqual => "<=",
+            BinaryOp::Greater => ">",
+            BinaryOp::GreaterEqual => ">=",
+            BinaryOp::Concat => "&",
+            BinaryOp::And => "and",
+            BinaryOp::Or => "or",
+            BinaryOp::In => "in",
+            BinaryOp::Range => "..",
+        }
+    }
+}
+
+/// A call or partial application.
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// What is called (a variable, a path, a lambda, …).
+    pub procedure: Box<Node>,
+    /// The arguments; in a partial application, some are [`Kind::Placeholder`].
+    pub args: Vec<Node>,
+}
+
+/// A lambda's definition.
+#[derive(Debug)]
+pub struct Lambda {
+    /// Parameter names, without `$`.
+    pub params: Vec<Str>,
+    /// The `<…>` signature, if written.
+    pub signature: Option<Signature>,
+    /// The body.
+    pub body: Node,
+    /// A thunk the parser made for a call in tail position: evaluated by the trampoline.
+    pub thunk: bool,
+}
+
+/// One `[…]` filter or `#$i` binding on a step.
+#[derive(Debug, Clone)]
+pub enum Stage {
+    /// `[expr]`: a predicate, or an index when it evaluates to a number.
+    Filter(Node, usize),
+    /// `#$name`, after a filter.
+    Index(Str, usize),
+}
+
+/// A group-by: `{key: value, …}` after an expression.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// The key and value expressions.
+    pub pairs: Vec<(Node, Node)>,
+    /// Where the `{` is.
+    pub position: usize,
+}
+
+/// One term of an order-by.
+#[derive(Debug, Clone)]
+pub struct SortTerm {
+    /// `>` before the expression.
+    pub descending: bool,
+    /// The sort key.
+    pub expression: Node,
+}
+
+impl Node {
+    /// A node of `kind` at `position` with no marks.
+    pub fn new(kind: Kind, position: usize) -> Node {
+        Node {
+            kind,
+            position,
+            predicate: Vec::new(),
+            stages: Vec::new(),
+            group: None,
+            focus: None,
+            index: None,
+            tuple: false,
+            ancestor: None,
+            keep_array: false,
+            cons_array: false,
+            keep_singleton_array: false,
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! Built-in functions.
+
+use super::Builtin;
+
+pub(super) const TABLE: &[Builtin] = &[];

@@ -1,0 +1,74 @@
+//! The built-in functions, one module per family, and the table the evaluator looks names up in.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::error::Result;
+use crate::eval::Cx;
+use crate::signature::Signature;
+use crate::value::Val;
+
+mod aggregate;
+mod array;
+mod datetime;
+mod number;
+mod object;
+mod string;
+
+pub(crate) use string::{stringify, to_string};
+
+/// A built-in's implementation: the arguments, already checked against the signature (the
+/// context filled in where the signature says so).
+pub(crate) type Imp = fn(&mut Cx<'_>, &[Val]) -> Result<Val>;
+
+/// One built-in function.
+pub(crate) struct Builtin {
+    /// Its name, without `$`.
+    pub name: &'static str,
+    /// Its signature in JSONata's notation (`<s-nn?:s>`).
+    pub signature: &'static str,
+    /// What it does.
+    pub imp: Imp,
+}
+
+impl std::fmt::Debug for Builtin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "${}", self.name)
+    }
+}
+
+impl Builtin {
+    /// Its parsed signature.
+    pub(crate) fn parsed_signature(&'static self) -> &'static Signature {
+        &TABLE.get(self.name).expect("every built-in is in the table").1
+    }
+
+    /// How many parameters its signature declares.
+    pub(crate) fn arity(&'static self) -> usize {
+        self.parsed_signature().arity()
+    }
+}
+
+static TABLE: LazyLock<HashMap<&'static str, (&'static Builtin, Signature)>> = LazyLock::new(|| {
+    let families: [&'static [Builtin]; 6] =
+        [aggregate::TABLE, array::TABLE, datetime::TABLE, number::TABLE, object::TABLE, string::TABLE];
+    families
+        .into_iter()
+        .flatten()
+        .map(|builtin| {
+            let signature = Signature::parse(builtin.signature)
+                .unwrap_or_else(|error| panic!("the signature of ${} does not parse: {error}", builtin.name));
+            (builtin.name, (builtin, signature))
+        })
+        .collect()
+});
+
+/// The built-in called `name` (without `$`), if there is one.
+pub(crate) fn lookup(name: &str) -> Option<&'static Builtin> {
+    TABLE.get(name).map(|(builtin, _)| *builtin)
+}
+
+/// Every built-in's name, for "did you mean" hints and tests.
+pub(crate) fn names() -> impl Iterator<Item = &'static str> {
+    TABLE.keys().copied()
+}
