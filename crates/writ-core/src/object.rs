@@ -719,6 +719,13 @@ impl Object {
     pub fn ptr_eq(&self, other: &Object) -> bool {
         std::ptr::eq(self.0.ptr(), other.0.ptr())
     }
+
+    /// A number that tells this object from every other object alive at the same time (its
+    /// address): engines that edit a tree in place by identity, as JSONata's transform does,
+    /// key their edits on it.
+    pub fn identity(&self) -> usize {
+        self.0.ptr() as *const u8 as usize
+    }
 }
 
 impl Object {

@@ -102,8 +102,8 @@ pub enum Kind {
     Lambda(Arc<Lambda>),
     /// `a ~> f`: function application / chaining.
     Apply(Box<Node>, Box<Node>),
-    /// `| pattern | update, delete |`.
-    Transform(Box<Node>, Box<Node>, Option<Box<Node>>),
+    /// `| pattern | update, delete |`: evaluates to a function of one object.
+    Transform(Arc<Transform>),
     /// `^(terms)` as a path step.
     Sort(Vec<SortTerm>),
 }
@@ -189,6 +189,17 @@ pub struct Lambda {
     pub body: Node,
     /// A thunk the parser made for a call in tail position: evaluated by the trampoline.
     pub thunk: bool,
+}
+
+/// The parts of a transform `| pattern | update, delete |`.
+#[derive(Debug)]
+pub struct Transform {
+    /// Selects the objects to change, within a copy of the argument.
+    pub pattern: Node,
+    /// Evaluated on each selected object: an object whose keys are merged into it.
+    pub update: Node,
+    /// Evaluated on each selected object: a key or array of keys to remove.
+    pub delete: Option<Node>,
 }
 
 /// One `[…]` filter or `#$i` binding on a step.

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use crate::ast::Lambda;
+use crate::ast::{Lambda, Transform};
 use crate::eval::Env;
 use crate::functions::Builtin;
 use crate::regex::Pattern;
@@ -22,6 +22,8 @@ pub(crate) enum Function {
     Regex(Arc<Pattern>),
     /// `f ~> g` with two functions: `g(f(x))`.
     Chain(Rc<Function>, Rc<Function>),
+    /// A transform `| pattern | update, delete |` and the scope it was made in.
+    Transform { transform: Arc<Transform>, env: Env, position: usize },
 }
 
 impl Function {
@@ -34,6 +36,7 @@ impl Function {
             Function::Partial { args, .. } => args.iter().filter(|arg| arg.is_none()).count(),
             Function::Regex(_) => 1,
             Function::Chain(first, _) => first.arity(),
+            Function::Transform { .. } => 1,
         }
     }
 }

@@ -27,6 +27,7 @@ mod messages;
 pub mod parse;
 mod regex;
 mod signature;
+mod sort;
 mod value;
 
 use std::sync::Arc;

@@ -27,6 +27,8 @@ impl Flags {
     pub(crate) const CONS: Flags = Flags(4);
     /// A sequence built around a value that was already an array (see `$append`/paths).
     pub(crate) const OUTER_WRAPPER: Flags = Flags(8);
+    /// A tuple stream: each item a record of bindings with the item itself under `@`.
+    pub(crate) const TUPLE_STREAM: Flags = Flags(16);
 
     pub(crate) const NONE: Flags = Flags(0);
 

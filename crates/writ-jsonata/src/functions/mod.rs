@@ -11,6 +11,7 @@ use crate::value::Val;
 mod aggregate;
 mod array;
 mod datetime;
+mod meta;
 mod number;
 mod object;
 mod string;
@@ -43,15 +44,21 @@ impl Builtin {
         &TABLE.get(self.name).expect("every built-in is in the table").1
     }
 
-    /// How many parameters its signature declares.
+    /// How many arguments a higher-order function passes it: as many as the signature
+    /// declares, except where jsonata-js's implementation declares fewer (`$string`'s `prettify`
+    /// has a default; `$zip` takes its arrays as a rest parameter).
     pub(crate) fn arity(&'static self) -> usize {
-        self.parsed_signature().arity()
+        match self.name {
+            "string" => 1,
+            "zip" => 0,
+            _ => self.parsed_signature().arity(),
+        }
     }
 }
 
 static TABLE: LazyLock<HashMap<&'static str, (&'static Builtin, Signature)>> = LazyLock::new(|| {
-    let families: [&'static [Builtin]; 6] =
-        [aggregate::TABLE, array::TABLE, datetime::TABLE, number::TABLE, object::TABLE, string::TABLE];
+    let families: [&'static [Builtin]; 7] =
+        [aggregate::TABLE, array::TABLE, datetime::TABLE, meta::TABLE, number::TABLE, object::TABLE, string::TABLE];
     families
         .into_iter()
         .flatten()
@@ -71,4 +78,11 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Builtin> {
 /// Every built-in's name, for "did you mean" hints and tests.
 pub(crate) fn names() -> impl Iterator<Item = &'static str> {
     TABLE.keys().copied()
+}
+
+/// The signature of a transform function: one object or array, giving an object.
+pub(crate) fn transform_signature() -> &'static Signature {
+    static SIGNATURE: LazyLock<Signature> =
+        LazyLock::new(|| Signature::parse("<(oa):o>").expect("the transform signature parses"));
+    &SIGNATURE
 }
