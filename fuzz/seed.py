@@ -25,3 +25,23 @@ for path in sorted((here / "../crates/writ-js/tests/corpus").rglob("*.jsonl")):
         case = json.loads(line)
         data = json.dumps(case.get("data", {}), ensure_ascii=False)
         (js / f"{path.stem}{idx:04}").write_bytes((case["expr"] + "\0" + data).encode("utf-8", "surrogatepass"))
+jsonata = here / "corpus" / "jsonata"
+jsonata.mkdir(parents=True, exist_ok=True)
+suite = here / "../crates/writ-jsonata/tests/jsonata-suite/groups"
+count = 0
+for path in sorted(suite.rglob("*.json")):
+    loaded = json.loads(path.read_text())
+    for case in loaded if isinstance(loaded, list) else [loaded]:
+        expr = case.get("expr")
+        if expr is None:
+            continue
+        data = json.dumps(case.get("data", {}), ensure_ascii=False)
+        (jsonata / f"suite{count:05}").write_bytes((expr + "\0" + data).encode("utf-8", "surrogatepass"))
+        count += 1
+for path in sorted((here / "../crates/writ-jsonata/tests/corpus").glob("*.jsonl")):
+    for idx, line in enumerate(path.read_text().split("\n")):
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        data = json.dumps(case.get("data", {}), ensure_ascii=False)
+        (jsonata / f"{path.stem}{idx:04}").write_bytes((case["expr"] + "\0" + data).encode("utf-8", "surrogatepass"))

@@ -189,7 +189,8 @@ impl<'a> Cx<'a> {
         let input = self.input.clone();
         let env = self.env.clone();
         let position = self.position;
-        let result = self.apply_function(function, args.to_vec(), &input, &env);
+        // jsonata-js calls a function argument with a null context.
+        let result = self.apply_function(function, args.to_vec(), &Val::Null, &env);
         self.input = input;
         self.env = env;
         self.position = position;
@@ -358,6 +359,9 @@ impl<'a> Cx<'a> {
     // ---- paths -------------------------------------------------------------------------
 
     fn path(&mut self, node: &Node, steps: &[Node], input: &Val, env: &Env) -> Result<Val> {
+        if let Some(value) = self.field_chain(node, steps, input)? {
+            return Ok(value);
+        }
         let first_is_variable = matches!(steps.first().map(|s| &s.kind), Some(Kind::Variable(_)));
         // The sequence a step runs over, as a value whose items are the step's inputs.
         let mut input_sequence = if input.is_array() && !first_is_variable {
@@ -389,8 +393,12 @@ impl<'a> Cx<'a> {
             }
         }
 
+        let mut stream = None;
         if is_tuple_stream {
             let tuples = tuples.unwrap_or_default();
+            if node.group.is_some() {
+                stream = Some(Val::List(Rc::new(tuples.clone()), Flags::SEQUENCE.with(Flags::TUPLE_STREAM)));
+            }
             if node.tuple {
                 result = Val::List(Rc::new(tuples), Flags::SEQUENCE.with(Flags::TUPLE_STREAM));
             } else {
@@ -414,9 +422,40 @@ impl<'a> Cx<'a> {
         }
 
         if let Some(group) = &node.group {
-            result = self.group(&group.pairs, group.position, result, env)?;
+            let grouped = stream.unwrap_or(result);
+            result = self.group(&group.pairs, group.position, grouped, env)?;
         }
         Ok(result)
+    }
+
+    /// A path of plain field names read through objects only (`a.b.c` over an object): the
+    /// commonest path of all, answered without building sequences. `None` when the path or
+    /// the data needs the general walk (an array on the way, marks on a step).
+    fn field_chain(&mut self, node: &Node, steps: &[Node], input: &Val) -> Result<Option<Val>> {
+        if node.group.is_some() || node.keep_singleton_array || node.tuple || !input.is_object() {
+            return Ok(None);
+        }
+        let mut current = input.clone();
+        for (index, step) in steps.iter().enumerate() {
+            let Kind::Name(name) = &step.kind else { return Ok(None) };
+            if !is_plain_step(step) {
+                return Ok(None);
+            }
+            self.meter.step().map_err(|e| Error::from(e).at(step.position))?;
+            let next = match &current {
+                Val::Object(object) => object.get(name).map(Val::from).unwrap_or_default(),
+                Val::Record(_) => lookup_field(&current, name),
+                _ => return Ok(None),
+            };
+            if next.is_undefined() {
+                return Ok(Some(Val::Undefined));
+            }
+            if next.is_array() && index + 1 < steps.len() {
+                return Ok(None);
+            }
+            current = next;
+        }
+        Ok(Some(current))
     }
 
     /// One step over a sequence (JSONata's `evaluateStep`).
@@ -436,7 +475,7 @@ impl<'a> Cx<'a> {
         for item in items.iter() {
             let mut value = match &step.kind {
                 // The commonest step, without a trip through `eval`.
-                Kind::Name(name) if step.predicate.is_empty() && step.group.is_none() => {
+                Kind::Name(name) if step.predicate.is_empty() && step.group.is_none() && step.ancestor.is_none() => {
                     self.meter.step().map_err(|e| Error::from(e).at(step.position))?;
                     unwrap_sequence(lookup_field(&item, name), step.keep_array)
                 }
@@ -455,15 +494,18 @@ impl<'a> Cx<'a> {
         if last && results.len() == 1 && results[0].is_array() && !results[0].is_sequence() {
             return Ok(results.pop().unwrap_or_default());
         }
-        let mut flattened = Vec::with_capacity(results.len());
-        for value in results {
-            match value.as_array() {
-                Some(inner) if !value.flags().has(Flags::CONS) => flattened.extend(inner.iter()),
-                _ => flattened.push(value),
+        if results.iter().any(|value| value.is_array() && !value.flags().has(Flags::CONS)) {
+            let mut flattened = Vec::with_capacity(results.len());
+            for value in results {
+                match value.as_array() {
+                    Some(inner) if !value.flags().has(Flags::CONS) => flattened.extend(inner.iter()),
+                    _ => flattened.push(value),
+                }
             }
+            results = flattened;
         }
-        self.charge_array(flattened.len())?;
-        Ok(Val::sequence(flattened))
+        self.charge_array(results.len())?;
+        Ok(Val::sequence(results))
     }
 
     /// One step of a tuple stream (JSONata's `evaluateTupleStep`).
@@ -577,7 +619,7 @@ impl<'a> Cx<'a> {
             }
             if index >= 0.0
                 && let Some(item) = items.get(index as usize)
-                && (index as usize) < items.len()
+                && !item.is_undefined()
             {
                 if item.is_array() {
                     return Ok(item);
@@ -736,7 +778,17 @@ impl<'a> Cx<'a> {
             input = &first;
         }
         let mut results = Vec::new();
-        if let Some(object) = input.as_object() {
+        // An array's items are its values, as its indices are its keys.
+        if let Some(items) = input.as_array() {
+            self.steps(items.len() as u64)?;
+            for value in items.iter() {
+                if value.is_array() {
+                    self.flatten_into(&value, &mut results)?;
+                } else {
+                    results.push(value);
+                }
+            }
+        } else if let Some(object) = input.as_object() {
             self.steps(object.len() as u64)?;
             for (_, value) in object.entries() {
                 if value.is_array() {
@@ -1069,7 +1121,10 @@ impl<'a> Cx<'a> {
                 let full: Vec<Val> =
                     bound.iter().map(|arg| arg.clone().unwrap_or_else(|| given.next().unwrap_or_default())).collect();
                 let target = Val::Function(function.clone());
-                self.apply_once(&target, full, input, env, false)
+                // jsonata-js drops a lambda's signature when it partially applies it; a
+                // built-in keeps its checks, which its implementation relies on.
+                let checked = matches!(function.as_ref(), Function::Builtin(_));
+                self.apply_once(&target, full, input, env, checked)
             }
             Function::Regex(pattern) => {
                 let text = match args.first() {
@@ -1082,7 +1137,8 @@ impl<'a> Cx<'a> {
                 crate::regex::call_regex(self, pattern, &text, 0)
             }
             Function::Chain(first, second) => {
-                let value = self.apply_function(&Val::Function(first.clone()), args, input, env)?;
+                let first_arg = args.into_iter().next().unwrap_or_default();
+                let value = self.apply_function(&Val::Function(first.clone()), vec![first_arg], input, env)?;
                 self.apply_function(&Val::Function(second.clone()), vec![value], input, env)
             }
             Function::Transform { transform, env: closure, position } => {
@@ -1113,11 +1169,10 @@ impl<'a> Cx<'a> {
         let Val::Function(function) = procedure else {
             return Err(Error::new("T1008").at(node.position).token(name));
         };
-        // A partial application has as many parameters as the function declares: missing
-        // trailing arguments are holes too.
+        // Parameters past the written arguments are bound to nothing, not left open.
         let arity = function.arity();
         while args.len() < arity {
-            args.push(None);
+            args.push(Some(Val::Undefined));
         }
         Ok(Val::Function(Rc::new(Function::Partial { function, args })))
     }
@@ -1327,6 +1382,19 @@ fn set_entry(entries: &mut Vec<(Str, Val)>, key: Str, value: Val) {
         Some(slot) => slot.1 = value,
         None => entries.push((key, value)),
     }
+}
+
+/// Whether a step is a bare field name with nothing attached.
+fn is_plain_step(step: &Node) -> bool {
+    step.predicate.is_empty()
+        && step.stages.is_empty()
+        && step.group.is_none()
+        && step.focus.is_none()
+        && step.index.is_none()
+        && !step.tuple
+        && step.ancestor.is_none()
+        && !step.keep_array
+        && !step.cons_array
 }
 
 /// The item of a tuple.

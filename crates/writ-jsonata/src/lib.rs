@@ -55,7 +55,7 @@ pub struct JsonataLimits {
 impl Default for JsonataLimits {
     /// Seed 001's defaults.
     fn default() -> JsonataLimits {
-        JsonataLimits { timeout: Some(1_000), depth: Some(1_000), steps: Some(10_000_000), sequence: Some(10_000_000) }
+        JsonataLimits { timeout: Some(1_000), depth: Some(5_000), steps: Some(100_000_000), sequence: Some(10_000_000) }
     }
 }
 

@@ -361,10 +361,9 @@ impl Val {
         }
     }
 
-    /// The writ-core value this is, for results: sequences become arrays, functions become
-    /// `""` inside containers (as jsonata-js's JSON writer does) and undefined on their own;
-    /// undefined items of a list are dropped, as `JSON.stringify` drops them from objects
-    /// (and as a sequence never holds them).
+    /// The writ-core value this is, for results, as `JSON.stringify` writes what jsonata-js
+    /// returns: sequences become arrays; a function (or undefined) is left out of an object,
+    /// `null` in an array, and undefined on its own.
     pub(crate) fn to_value(&self) -> Value {
         match self {
             Val::Undefined | Val::Function(_) => Value::Undefined,
@@ -380,7 +379,7 @@ impl Val {
             Val::Record(entries) => Value::Object(Object::from_entries(
                 entries
                     .iter()
-                    .filter(|(_, v)| !v.is_undefined())
+                    .filter(|(_, v)| !matches!(v, Val::Undefined | Val::Function(_)))
                     .map(|(k, v)| (k.clone(), v.to_value_in_container()))
                     .collect(),
             )),
@@ -389,8 +388,7 @@ impl Val {
 
     fn to_value_in_container(&self) -> Value {
         match self {
-            Val::Function(_) => Value::String(Str::empty()),
-            Val::Undefined => Value::Null,
+            Val::Function(_) | Val::Undefined => Value::Null,
             other => other.to_value(),
         }
     }

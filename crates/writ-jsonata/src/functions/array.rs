@@ -1,5 +1,632 @@
-//! Built-in functions.
+//! Array built-ins and the higher-order functions over arrays.
+//!
+//! Which results are sequences follows jsonata-js: `$map`, `$filter` (and `$distinct` of a
+//! sequence) build sequences, which the evaluator flattens and unwraps; `$append`, `$reverse`,
+//! `$sort`, `$shuffle` and `$zip` build plain arrays, which it leaves alone. Functions that
+//! return their argument unchanged (one item or none) keep its flags.
+
+use std::collections::HashSet;
+
+use writ_core::Str;
 
 use super::Builtin;
+use crate::error::{Error, Result};
+use crate::eval::Cx;
+use crate::value::{Val, boolean, deep_equal};
 
-pub(super) const TABLE: &[Builtin] = &[];
+pub(super) const TABLE: &[Builtin] = &[
+    Builtin {
+        name: "append",
+        signature: "<xx:a>",
+        imp: append,
+    },
+    Builtin {
+        name: "reverse",
+        signature: "<a:a>",
+        imp: reverse,
+    },
+    Builtin {
+        name: "shuffle",
+        signature: "<a:a>",
+        imp: shuffle,
+    },
+    Builtin {
+        name: "distinct",
+        signature: "<x:x>",
+        imp: distinct,
+    },
+    Builtin {
+        name: "sort",
+        signature: "<af?:a>",
+        imp: sort,
+    },
+    Builtin {
+        name: "zip",
+        signature: "<a+>",
+        imp: zip,
+    },
+    Builtin {
+        name: "map",
+        signature: "<af>",
+        imp: map,
+    },
+    Builtin {
+        name: "filter",
+        signature: "<af>",
+        imp: filter,
+    },
+    Builtin {
+        name: "single",
+        signature: "<af?>",
+        imp: single,
+    },
+    Builtin {
+        name: "reduce",
+        signature: "<afj?:j>",
+        imp: reduce,
+    },
+];
+
+/// Argument `idx`, with a missing one read as no value.
+fn arg(args: &[Val], idx: usize) -> Val {
+    args.get(idx).cloned().unwrap_or_default()
+}
+
+/// The argument as an array: the signature wraps a lone value in one, and a direct call is
+/// given the same treatment.
+fn as_list(value: Val) -> Val {
+    if value.is_array() {
+        value
+    } else {
+        Val::array(vec![value])
+    }
+}
+
+/// How many items an array argument holds (zero for anything else).
+fn len_of(value: &Val) -> usize {
+    value.as_array().map_or(0, |items| items.len())
+}
+
+/// How many arguments `function` declares (one for a value that is not a function, which
+/// `Cx::apply` then rejects).
+fn arity(function: &Val) -> usize {
+    function.as_function().map_or(1, |f| f.arity())
+}
+
+/// The arguments a higher-order built-in passes to its function: the value always, then the
+/// position and the whole collection only when the function declares parameters for them.
+pub(super) fn hof_args(function: &Val, value: Val, position: Val, whole: &Val) -> Vec<Val> {
+    let declared = arity(function);
+    let mut call_args = Vec::with_capacity(declared.clamp(1, 3));
+    call_args.push(value);
+    if declared >= 2 {
+        call_args.push(position);
+    }
+    if declared >= 3 {
+        call_args.push(whole.clone());
+    }
+    call_args
+}
+
+/// JavaScript's truthiness, which `$sort` applies to its comparator's answer and `$assert` to
+/// its condition (not JSONata's: an empty array is true here).
+pub(super) fn js_truthy(value: &Val) -> bool {
+    match value {
+        Val::Undefined | Val::Null => false,
+        Val::Bool(b) => *b,
+        Val::Number(n) => *n != 0.0 && !n.is_nan(),
+        Val::String(s) => !s.is_empty(),
+        _ => true,
+    }
+}
+
+/// `$append(a, b)`: one array of both (a lone value counts as a one-item array); either
+/// argument alone when the other is missing.
+fn append(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
+    let (first, second) = (arg(args, 0), arg(args, 1));
+    if first.is_undefined() {
+        return Ok(second);
+    }
+    if second.is_undefined() {
+        return Ok(first);
+    }
+    let size = first.as_array().map_or(1, |a| a.len()) + second.as_array().map_or(1, |a| a.len());
+    cx.charge_array(size)?;
+    cx.steps(size as u64)?;
+    let mut items = Vec::with_capacity(size);
+    for part in [first, second] {
+        match part.as_array() {
+            Some(view) => items.extend(view.iter()),
+            None => items.push(part),
+        }
+    }
+    Ok(Val::array(items))
+}
+
+/// `$reverse(array)`: a new array in reverse order.
+fn reverse(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
+    let list = arg(args, 0);
+    let Some(items) = list.as_array().filter(|items| items.len() > 1) else {
+        return Ok(list);
+    };
+    cx.steps(items.len() as u64)?;
+    cx.charge_array(items.len())?;
+    Ok(Val::array(items.iter().rev().collect()))
+}
+
+/// The inside-out Fisher–Yates shuffle jsonata-js runs, drawing `random()` (in `[0, 1)`) once
+/// per item, so that the same draws give the same order.
+fn shuffle_with<T: Clone>(items: impl ExactSizeIterator<Item = T>, mut random: impl FnMut() -> f64) -> Vec<T> {
+    let mut out: Vec<T> = Vec::with_capacity(items.len());
+    for (i, item) in items.enumerate() {
+        // A draw of 1 or more (which a host should never give) still lands in range.
+        let j = ((random() * (i + 1) as f64).floor() as usize).min(i);
+        match out.get_mut(j) {
+            Some(slot) if j != i => {
+                let displaced = std::mem::replace(slot, item);
+                out.push(displaced);
+            }
+            _ => out.push(item),
+        }
+    }
+    out
+}
+
+/// `$shuffle(array)`: the items in a random order drawn from the host.
+fn shuffle(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
+    let list = arg(args, 0);
+    let Some(items) = list.as_array().filter(|items| items.len() > 1) else {
+        return Ok(list);
+    };
+    cx.steps(items.len() as u64)?;
+    cx.charge_array(items.len())?;
+    let mut draws = Vec::with_capacity(items.len());
+    for _ in 0..items.len() {
+        draws.push(cx.random());
+    }
+    let mut draws = draws.into_iter();
+    Ok(Val::array(shuffle_with(items.iter(), || draws.next().unwrap_or(0.0))))
+}
+
+/// A scalar reduced to what deep equality compares, so that `$distinct` finds repeats of
+/// scalars by hashing; `0` and `-0` are one key, as `===` makes them equal.
+#[derive(PartialEq, Eq, Hash)]
+enum ScalarKey {
+    /// `null`.
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A number, by its bits after folding `-0` into `0`.
+    Number(u64),
+    /// A string.
+    String(Str),
+}
+
+impl ScalarKey {
+    /// The key of `value`, or `None` for arrays, objects and functions.
+    fn of(value: &Val) -> Option<ScalarKey> {
+        Some(match value {
+            Val::Null => ScalarKey::Null,
+            Val::Bool(b) => ScalarKey::Bool(*b),
+            Val::Number(n) => ScalarKey::Number(if *n == 0.0 { 0 } else { n.to_bits() }),
+            Val::String(s) => ScalarKey::String(s.clone()),
+            _ => return None,
+        })
+    }
+}
+
+/// The first of each group of deep-equal items, in order. Scalars are found by hashing; each
+/// other item is compared with the other non-scalars kept so far, charged before the scan.
+fn distinct_items(items: impl Iterator<Item = Val>, charge: &mut impl FnMut(u64) -> Result<()>) -> Result<Vec<Val>> {
+    let mut kept = Vec::new();
+    let mut scalars = HashSet::new();
+    let mut composites: Vec<Val> = Vec::new();
+    for item in items {
+        let fresh = match ScalarKey::of(&item) {
+            Some(key) => scalars.insert(key),
+            None => {
+                charge(composites.len() as u64)?;
+                let seen = composites.iter().any(|earlier| deep_equal(earlier, &item));
+                if !seen {
+                    composites.push(item.clone());
+                }
+                !seen
+            }
+        };
+        if fresh {
+            kept.push(item);
+        }
+    }
+    Ok(kept)
+}
+
+/// `$distinct(array)`: the array without repeats (by deep equality), a sequence when the
+/// argument was one; anything else is returned as it is.
+fn distinct(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
+    let list = arg(args, 0);
+    let Some(items) = list.as_array().filter(|items| items.len() > 1) else {
+        return Ok(list);
+    };
+    cx.steps(items.len() as u64)?;
+    cx.charge_array(items.len())?;
+    let kept = distinct_items(items.iter(), &mut |n| cx.steps(n))?;
+    Ok(if list.is_sequence() {
+        Val::sequence(kept)
+    } else {
+        Val::array(kept)
+    })
+}
+
+/// Sorts `items` with jsonata-js's merge sort: split at `len / 2`, sort the left half, then
+/// the right, then merge, taking the right item first exactly when `after(left, right)` says
+/// so. Equal items keep their order, and a comparator that is not a consistent order still
+/// sees the same calls in the same order as in jsonata-js. The recursion is `log2(len)` deep.
+fn merge_sort_by<T: Default, E>(
+    mut items: Vec<T>,
+    after: &mut impl FnMut(&T, &T) -> Result<bool, E>,
+) -> Result<Vec<T>, E> {
+    let mut scratch: Vec<T> = std::iter::repeat_with(T::default).take(items.len()).collect();
+    sort_run(&mut items, &mut scratch, after)?;
+    Ok(items)
+}
+
+/// Sorts one run in place, with `scratch` (as long as `run`) to merge into.
+fn sort_run<T: Default, E>(
+    run: &mut [T],
+    scratch: &mut [T],
+    after: &mut impl FnMut(&T, &T) -> Result<bool, E>,
+) -> Result<(), E> {
+    let len = run.len();
+    if len <= 1 {
+        return Ok(());
+    }
+    let middle = len / 2;
+    {
+        let (left, right) = run.split_at_mut(middle);
+        let (left_scratch, right_scratch) = scratch.split_at_mut(middle);
+        sort_run(left, left_scratch, after)?;
+        sort_run(right, right_scratch, after)?;
+    }
+    let (left, right) = run.split_at_mut(middle);
+    let (mut l, mut r) = (0, 0);
+    for slot in scratch.iter_mut() {
+        let take_right = match (left.get(l), right.get(r)) {
+            (Some(a), Some(b)) => after(a, b)?,
+            (None, _) => true,
+            (_, None) => false,
+        };
+        let source = if take_right {
+            r += 1;
+            right.get_mut(r - 1)
+        } else {
+            l += 1;
+            left.get_mut(l - 1)
+        };
+        if let Some(source) = source {
+            *slot = std::mem::take(source);
+        }
+    }
+    run.swap_with_slice(scratch);
+    Ok(())
+}
+
+/// Sorts `items` as `$sort` does, asking `after(cx, a, b)` whether `a` belongs after `b`: for
+/// the evaluator's order-by (`^(…)`) and for `$sort` with a comparator, which both keep
+/// jsonata-js's order of comparisons.
+pub(crate) fn sort_by(
+    cx: &mut Cx<'_>,
+    items: Vec<Val>,
+    mut after: impl FnMut(&mut Cx<'_>, &Val, &Val) -> Result<bool>,
+) -> Result<Vec<Val>> {
+    cx.charge_array(items.len())?;
+    merge_sort_by(items, &mut |a, b| after(cx, a, b))
+}
+
+/// The comparisons a merge sort of `len` items makes at most: `len * ceil(log2 len)`.
+fn sort_cost(len: usize) -> u64 {
+    let len = len as u64;
+    len.saturating_mul(u64::from(len.next_power_of_two().trailing_zeros()))
+}
+
+/// `$sort(array, comparator?)`: a sorted copy. Without a comparator the items must be all
+/// numbers or all strings (D3070), in ascending order; with one, `comparator(a, b)` being
+/// truthy puts `a` after `b`.
+fn sort(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
+    let list = arg(args, 0);
+    let Some(view) = list.as_array().filter(|items| items.len() > 1) else {
+        return Ok(list);
+    };
+    cx.steps(view.len() as u64)?;
+    let items = view.to_vec();
+    let comparator = arg(args, 1);
+    let sorted = if comparator.is_undefined() {
+        if items.iter().all(|item| matches!(item, Val::Number(_))) {
+            cx.steps(sort_cost(items.len()))?;
+            sort_by(cx, items, |_, a, b| {
+                Ok(matches!((a, b), (Val::Number(x), Val::Number(y)) if x > y))
+            })?
+        } else if items.iter().all(|item| matches!(item, Val::String(_))) {
+            cx.steps(sort_cost(items.len()))?;
+            sort_by(cx, items, |_, a, b| {
+                Ok(matches!((a, b), (Val::String(x), Val::String(y)) if x > y))
+            })?
+        } else {
+            return Err(Error::new("D3070").at(cx.position));
+        }
+    } else {
+        sort_by(cx, items, |cx, a, b| {
+            Ok(js_truthy(&cx.apply(&comparator, &[a.clone(), b.clone()])?))
+        })?
+    };
+    Ok(Val::array(sorted))
+}
+
+/// `$zip(array, …)`: arrays of the items at each position, as many as the shortest argument
+/// has (none when an argument is not an array).
+fn zip(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
+    let len = args.iter().map(len_of).min().unwrap_or(0);
+    cx.charge_array(len)?;
+    cx.steps((len as u64).saturating_mul(args.len() as u64))?;
+    let views: Vec<_> = args.iter().filter_map(Val::as_array).collect();
+    let mut tuples = Vec::with_capacity(len);
+    for i in 0..len {
+        cx.charge_array(views.len())?;
+        tuples.push(Val::array(views.iter().filter_map(|view| view.get(i)).collect()));
+    }
+    Ok(Val::array(tuples))
+}
+
+/// `$map(array, function)`: the function's results that are values, as a sequence.
+fn map(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
+    let list = arg(args, 0);
+    if list.is_undefined() {
+        return Ok(Val::Undefined);
+    }
+    let (list, function) = (as_list(list), arg(args, 1));
+    let len = len_of(&list);
+    cx.steps(len as u64)?;
+    cx.charge_array(len)?;
+    let mut results = Vec::with_capacity(len);
+    for (i, item) in list.as_array().into_iter().flat_map(|view| view.iter()).enumerate() {
+        let result = cx.apply(&function, &hof_args(&function, item, Val::Number(i as f64), &list))?;
+        if !result.is_undefined() {
+            results.push(result);
+        }
+    }
+    Ok(Val::sequence(results))
+}
+
+/// `$filter(array, predicate)`: the items for which the predicate is truthy, as a sequence.
+fn filter(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
+    let list = arg(args, 0);
+    if list.is_undefined() {
+        return Ok(Val::Undefined);
+    }
+    let (list, function) = (as_list(list), arg(args, 1));
+    let len = len_of(&list);
+    cx.steps(len as u64)?;
+    cx.charge_array(len)?;
+    let mut kept = Vec::new();
+    for (i, item) in list.as_array().into_iter().flat_map(|view| view.iter()).enumerate() {
+        let verdict = cx.apply(
+            &function,
+            &hof_args(&function, item.clone(), Val::Number(i as f64), &list),
+        )?;
+        if boolean(&verdict) == Some(true) {
+            kept.push(item);
+        }
+    }
+    Ok(Val::sequence(kept))
+}
+
+/// `$single(array, predicate?)`: the one item that matches (every item matches without a
+/// predicate); D3138 at a second match, D3139 when none does.
+fn single(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
+    let list = arg(args, 0);
+    if list.is_undefined() {
+        return Ok(Val::Undefined);
+    }
+    let (list, function) = (as_list(list), arg(args, 1));
+    cx.steps(len_of(&list) as u64)?;
+    let mut found = None;
+    for (i, item) in list.as_array().into_iter().flat_map(|view| view.iter()).enumerate() {
+        let matches = function.is_undefined() || {
+            let verdict = cx.apply(
+                &function,
+                &hof_args(&function, item.clone(), Val::Number(i as f64), &list),
+            )?;
+            boolean(&verdict) == Some(true)
+        };
+        if matches {
+            if found.is_some() {
+                return Err(Error::new("D3138").at(cx.position));
+            }
+            found = Some(item);
+        }
+    }
+    found.ok_or_else(|| Error::new("D3139").at(cx.position))
+}
+
+/// `$reduce(array, function, init?)`: folds from the left, starting from `init` or, without
+/// one, from the first item. The function must take at least two arguments (D3050); it gets
+/// the position and the array too when it declares parameters for them.
+fn reduce(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
+    let list = arg(args, 0);
+    if list.is_undefined() {
+        return Ok(Val::Undefined);
+    }
+    let (list, function, init) = (as_list(list), arg(args, 1), arg(args, 2));
+    let declared = arity(&function);
+    if declared < 2 {
+        return Err(Error::new("D3050").at(cx.position));
+    }
+    let Some(view) = list.as_array() else {
+        return Ok(init);
+    };
+    cx.steps(view.len() as u64)?;
+    let (mut acc, start) = match view.get(0) {
+        Some(first) if init.is_undefined() => (first, 1),
+        _ => (init, 0),
+    };
+    for (i, item) in view.iter().enumerate().skip(start) {
+        let mut call_args = vec![acc, item];
+        if declared >= 3 {
+            call_args.push(Val::Number(i as f64));
+        }
+        if declared >= 4 {
+            call_args.push(list.clone());
+        }
+        acc = cx.apply(&function, &call_args)?;
+    }
+    Ok(acc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sorts numbers ascending with the comparator `$sort` uses by default, counting calls.
+    fn sort_numbers(items: Vec<f64>) -> (Vec<f64>, usize) {
+        let mut calls = 0;
+        let sorted = merge_sort_by::<f64, ()>(items, &mut |a, b| {
+            calls += 1;
+            Ok(a > b)
+        })
+        .expect("no errors");
+        (sorted, calls)
+    }
+
+    #[test]
+    fn merge_sort_orders_and_is_stable() {
+        assert_eq!(sort_numbers(vec![1.0, 3.0, 22.0, 11.0]).0, [1.0, 3.0, 11.0, 22.0]);
+        assert_eq!(sort_numbers(vec![]).0, Vec::<f64>::new());
+        assert_eq!(sort_numbers(vec![5.0]).0, [5.0]);
+        let descending: Vec<f64> = (0..100).rev().map(f64::from).collect();
+        let ascending: Vec<f64> = (0..100).map(f64::from).collect();
+        assert_eq!(sort_numbers(descending).0, ascending);
+        // Stability: sort pairs by their first element only.
+        let pairs = vec![(2, 'a'), (1, 'b'), (2, 'c'), (1, 'd'), (0, 'e')];
+        let sorted = merge_sort_by::<(i32, char), ()>(pairs, &mut |a, b| Ok(a.0 > b.0)).expect("no errors");
+        assert_eq!(sorted, [(0, 'e'), (1, 'b'), (1, 'd'), (2, 'a'), (2, 'c')]);
+    }
+
+    #[test]
+    fn merge_sort_makes_the_comparisons_jsonata_makes() {
+        // jsonata-js splits [3,1,2] into [3] and [1,2]: compare 1>2, then 3>1, 3>2.
+        let mut seen = Vec::new();
+        let sorted = merge_sort_by::<i32, ()>(vec![3, 1, 2], &mut |a, b| {
+            seen.push((*a, *b));
+            Ok(a > b)
+        })
+        .expect("no errors");
+        assert_eq!(sorted, [1, 2, 3]);
+        assert_eq!(seen, [(1, 2), (3, 1), (3, 2)]);
+        assert!(sort_numbers((0..64).map(f64::from).collect()).1 as u64 <= sort_cost(64));
+    }
+
+    #[test]
+    fn merge_sort_stops_at_the_first_error() {
+        let mut calls = 0;
+        let result = merge_sort_by(vec![4, 3, 2, 1], &mut |_, _| {
+            calls += 1;
+            if calls == 2 { Err("boom") } else { Ok(true) }
+        });
+        assert_eq!(result, Err("boom"));
+        assert_eq!(calls, 2);
+    }
+
+    #[test]
+    fn an_inconsistent_comparator_gives_jsonatas_order() {
+        // A comparator that always says "after" reverses pairs at every merge: jsonata-js gives
+        // [4,3,2,1] -> left [4,3] -> [3,4]; right [2,1] -> [1,2]; merge takes right first
+        // each time -> [1,2,3,4].
+        let sorted = merge_sort_by::<i32, ()>(vec![4, 3, 2, 1], &mut |_, _| Ok(true)).expect("no errors");
+        assert_eq!(sorted, [1, 2, 3, 4]);
+        let kept = merge_sort_by::<i32, ()>(vec![4, 3, 2, 1], &mut |_, _| Ok(false)).expect("no errors");
+        assert_eq!(kept, [4, 3, 2, 1]);
+    }
+
+    #[test]
+    fn sort_cost_bounds_the_comparisons() {
+        assert_eq!(sort_cost(0), 0);
+        assert_eq!(sort_cost(1), 0);
+        assert_eq!(sort_cost(2), 2);
+        assert_eq!(sort_cost(5), 15);
+        for len in [3usize, 7, 10, 33, 100, 1000] {
+            let items: Vec<f64> = (0..len).rev().map(|n| n as f64).collect();
+            assert!(sort_numbers(items).1 as u64 <= sort_cost(len), "{len}");
+        }
+    }
+
+    #[test]
+    fn shuffle_is_inside_out_fisher_yates() {
+        // Draws of 0 move each new item to the front: [a,b,c] -> [c,a,b].
+        assert_eq!(shuffle_with(['a', 'b', 'c'].into_iter(), || 0.0), ['c', 'a', 'b']);
+        // Draws just under 1 leave every item where it is.
+        assert_eq!(shuffle_with(['a', 'b', 'c'].into_iter(), || 0.999), ['a', 'b', 'c']);
+        // Out-of-range draws stay in range.
+        assert_eq!(shuffle_with(['a', 'b'].into_iter(), || 7.0), ['a', 'b']);
+        let mut draws = [0.0, 0.9, 0.4].into_iter();
+        // i=0: j=0 -> [a]; i=1: j=1 -> [a,b]; i=2: j=1 -> [a,c,b].
+        assert_eq!(
+            shuffle_with(['a', 'b', 'c'].into_iter(), || draws.next().unwrap_or(0.0)),
+            ['a', 'c', 'b']
+        );
+        let mut sorted = shuffle_with(0..50, || 0.37);
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn distinct_keeps_the_first_of_each_value() {
+        let nums = |ns: &[f64]| ns.iter().map(|n| Val::Number(*n)).collect::<Vec<_>>();
+        let mut charged = 0;
+        let kept = distinct_items(
+            vec![
+                Val::Number(1.0),
+                Val::Number(-0.0),
+                Val::Number(1.0),
+                Val::Number(0.0),
+                Val::from("1"),
+                Val::array(nums(&[1.0, 2.0])),
+                Val::Null,
+                Val::array(nums(&[1.0, 2.0])),
+                Val::array(nums(&[2.0, 1.0])),
+                Val::Null,
+                Val::from("1"),
+            ]
+            .into_iter(),
+            &mut |n| {
+                charged += n;
+                Ok(())
+            },
+        )
+        .expect("no errors");
+        assert_eq!(
+            format!("{kept:?}"),
+            format!("{:?}", {
+                vec![
+                    Val::Number(1.0),
+                    Val::Number(-0.0),
+                    Val::from("1"),
+                    Val::array(nums(&[1.0, 2.0])),
+                    Val::Null,
+                    Val::array(nums(&[2.0, 1.0])),
+                ]
+            })
+        );
+        // Three composites: scans of 0, 1 and 1 earlier composites.
+        assert_eq!(charged, 2);
+    }
+
+    #[test]
+    fn javascript_truthiness_differs_from_jsonatas_on_containers() {
+        assert!(!js_truthy(&Val::Undefined));
+        assert!(!js_truthy(&Val::Null));
+        assert!(!js_truthy(&Val::Number(0.0)));
+        assert!(!js_truthy(&Val::from("")));
+        assert!(js_truthy(&Val::from("false")));
+        assert!(js_truthy(&Val::array(vec![])));
+        assert!(js_truthy(&Val::Number(-1.0)));
+    }
+}
