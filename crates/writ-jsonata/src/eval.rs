@@ -869,6 +869,10 @@ impl<'a> Cx<'a> {
                     Val::String(key) => key,
                     other => return Err(Error::new("T1003").at(position).value(describe(&other))),
                 };
+                // jsonata-js marks its function objects with these keys, so it refuses them.
+                if key.eq_str("_jsonata_lambda") || key.eq_str("_jsonata_function") {
+                    return Err(Error::new("D1013").at(position).value(describe(&Val::String(key))));
+                }
                 match index.get(&key) {
                     Some(&at) => {
                         if groups[at].1 != pair_index {
