@@ -3,15 +3,19 @@
 //! Input and output framing is written once here and shared by every language. A batch line is
 //! `{"expr": …, "data": …, "bindings": …, "limits": …, "transforms": […]}` (only `expr` is
 //! required; keys a language does not use, and unknown keys such as a corpus case's `id`, are
-//! ignored). Each non-blank input line gets exactly one output line, an [`Outcome`] envelope, in
-//! input order.
+//! ignored; a language that binds `bindings` refuses a line whose `bindings` is not an object).
+//! Each non-blank input line gets exactly one output line, an [`Outcome`] envelope, in input
+//! order.
 
 use std::io::{BufWriter, Read, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use writ_cells::structured;
-use writ_core::{Outcome, Value, parse_json};
+use writ_core::{Limits, Outcome, Value, parse_json};
+use writ_jsonata::{Expression, JsonataLimits, Options, SystemHost};
 
 use crate::limits::{self, LimitName, RequestLimits};
 use crate::{CommandError, ExitStatus, UsageError};
@@ -27,12 +31,13 @@ pub struct EvalArgs {
     /// resolve against).
     #[arg(long, value_name = "FILE", conflicts_with = "batch")]
     data: Option<PathBuf>,
-    /// A JSON file with an object of bindings (the `$`-variables of jsonata; ignored by
-    /// languages without bindings).
+    /// A JSON file with an object of bindings (jsonata's `$`-variables, named without the `$`;
+    /// ignored by languages without bindings).
     #[arg(long, value_name = "FILE", conflicts_with = "batch")]
     bindings: Option<PathBuf>,
     /// Limits as a JSON object, in the language's own names (structured: steps, ms; js: steps,
-    /// ms, maxStringLength, maxArrayLength, maxTotalAllocation, maxSourceLength). In batch
+    /// ms, maxStringLength, maxArrayLength, maxTotalAllocation, maxSourceLength; jsonata:
+    /// timeout (ms), depth, steps, sequence, each a positive integer or "Infinity"). In batch
     /// mode, a line's own limits override these field by field.
     #[arg(long, value_name = "JSON")]
     limits: Option<String>,
@@ -50,12 +55,16 @@ enum Language {
     Structured,
     /// The JavaScript subset of seed 004: one expression over the names in `data`.
     Js,
+    /// JSONata 2.2.2: `data` is the input document, `bindings` the `$`-variables.
+    Jsonata,
 }
 
 /// One evaluation request, from the command line or from a batch line.
 struct Request {
     expr: Value,
     data: Value,
+    /// An object of variables, for languages that bind them; `undefined` for none.
+    bindings: Value,
     limits: RequestLimits,
 }
 
@@ -64,14 +73,20 @@ impl Language {
         match self {
             Language::Structured => "structured",
             Language::Js => "js",
+            Language::Jsonata => "jsonata",
         }
+    }
+
+    /// True when the language binds `bindings` as variables (the others ignore it).
+    fn takes_bindings(self) -> bool {
+        self == Language::Jsonata
     }
 
     /// True when `expr` may be JSON rather than source text (a structured predicate is JSON).
     fn takes_json_expr(self) -> bool {
         match self {
             Language::Structured => true,
-            Language::Js => false,
+            Language::Js | Language::Jsonata => false,
         }
     }
 
@@ -79,6 +94,7 @@ impl Language {
         match self {
             Language::Structured => limits::STEPS_AND_MS,
             Language::Js => limits::JS_LIMITS,
+            Language::Jsonata => limits::JSONATA_LIMITS,
         }
     }
 
@@ -89,6 +105,17 @@ impl Language {
                 limits: writ_js::Budget::default().limits(),
                 max_source_length: Some(writ_js::DEFAULT_MAX_SOURCE_LENGTH as u64),
             },
+            Language::Jsonata => {
+                let defaults = JsonataLimits::default();
+                Limits {
+                    steps: defaults.steps,
+                    time: defaults.timeout.map(Duration::from_millis),
+                    max_array_length: defaults.sequence,
+                    max_depth: defaults.depth,
+                    ..Limits::UNLIMITED
+                }
+                .into()
+            }
         }
     }
 
@@ -108,6 +135,7 @@ impl Language {
                 structured::eval(&predicate, &request.data, &request.limits.limits)
             }
             Language::Js => answer_js(request),
+            Language::Jsonata => answer_jsonata(request),
         }
     }
 }
@@ -144,6 +172,79 @@ fn answer_js(request: &Request) -> Outcome {
     writ_js::outcome(evaluator.and_then(|evaluator| evaluator.eval(&source, &contexts)))
 }
 
+/// Runs a jsonata request: `data` is the input document, `bindings` the variables; `$now()`
+/// and `$random()` read the system clock and a seeded random source.
+fn answer_jsonata(request: &Request) -> Outcome {
+    let source = request.expr.as_str().map(jsonata_source).unwrap_or_default();
+    let expression = match Expression::compile(&source) {
+        Ok(expression) => expression,
+        Err(error) => return jsonata_error(&error),
+    };
+    let limits = &request.limits.limits;
+    let options = Options {
+        limits: JsonataLimits {
+            timeout: limits
+                .time
+                .map(|time| u64::try_from(time.as_millis()).unwrap_or(u64::MAX)),
+            depth: limits.max_depth,
+            steps: limits.steps,
+            sequence: limits.max_array_length,
+        },
+        bindings: request
+            .bindings
+            .as_object()
+            .map(|bindings| {
+                bindings
+                    .iter()
+                    .map(|(name, value)| (name.clone(), value.clone()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        host: Arc::new(SystemHost::default()),
+        ..Options::default()
+    };
+    match expression.evaluate(&request.data, &options) {
+        Ok(value) => Outcome::from(value),
+        Err(error) => jsonata_error(&error),
+    }
+}
+
+/// An expression's text from a JSON string. Rust text cannot hold a lone surrogate, so one is
+/// written as the escape `\uXXXX`, which inside a string literal (where JSON-borne expressions
+/// carry them) stands for the same code unit.
+fn jsonata_source(text: &writ_core::Str) -> String {
+    if let Some(text) = text.to_str() {
+        return text.into_owned();
+    }
+    char::decode_utf16(text.code_units())
+        .map(|unit| match unit {
+            Ok(c) => c.to_string(),
+            Err(lone) => format!("\\u{:04x}", lone.unpaired_surrogate()),
+        })
+        .collect()
+}
+
+/// A jsonata error as an envelope: JSONata's code, and writ's message with the position. A
+/// message the expression wrote itself (`$error`, `$assert`) stays exactly as written.
+fn jsonata_error(error: &writ_jsonata::Error) -> Outcome {
+    let mut message = error.message();
+    if let (None, Some(position)) = (&error.detail, error.position) {
+        message.push_str(&format!(" (at character {position})"));
+    }
+    Outcome::error(error.code, message)
+}
+
+/// Checks that `bindings` is an object of variables (or absent).
+fn check_bindings(bindings: &Value) -> Result<(), String> {
+    match bindings {
+        Value::Undefined | Value::Object(_) => Ok(()),
+        other => Err(format!(
+            "bindings must be a JSON object of variable names (without the $) to values, such as {{\"rate\": 0.2}}, found {}",
+            other.kind().described()
+        )),
+    }
+}
+
 /// Runs `writ eval`.
 pub fn run(args: EvalArgs) -> Result<ExitStatus, CommandError> {
     let language = args.lang;
@@ -173,12 +274,17 @@ pub fn run(args: EvalArgs) -> Result<ExitStatus, CommandError> {
         Some(path) => read_json_file(path, "--data")?,
         None => Value::Undefined,
     };
-    if let Some(path) = &args.bindings {
-        read_json_file(path, "--bindings")?;
+    let bindings = match &args.bindings {
+        Some(path) => read_json_file(path, "--bindings")?,
+        None => Value::Undefined,
+    };
+    if language.takes_bindings() {
+        check_bindings(&bindings).map_err(|message| UsageError(format!("--bindings: {message}")))?;
     }
     let request = Request {
         expr: Value::from(expr),
         data,
+        bindings,
         limits: base_limits,
     };
     let outcome = language.answer(&request);
@@ -252,9 +358,14 @@ fn read_request(language: Language, base_limits: &RequestLimits, line: &str) -> 
         None => *base_limits,
         Some(json) => limits::apply(*base_limits, json, language.limit_names(), language.name())?,
     };
+    let bindings = object.get_str("bindings").cloned().unwrap_or_default();
+    if language.takes_bindings() {
+        check_bindings(&bindings)?;
+    }
     Ok(Request {
         expr,
         data: object.get_str("data").cloned().unwrap_or_default(),
+        bindings,
         limits,
     })
 }

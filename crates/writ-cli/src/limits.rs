@@ -1,5 +1,8 @@
 //! `--limits` and per-line `limits`: each language's own limit names, mapped onto
 //! [`writ_core::Limits`] (and, for js, the longest source).
+//!
+//! js and structured take non-negative integers; jsonata, as seed 001 writes its limits, takes
+//! positive integers or `"Infinity"` (no bound).
 
 use std::time::Duration;
 
@@ -14,6 +17,16 @@ pub enum LimitField {
     ArrayLength,
     TotalAllocation,
     SourceLength,
+    Depth,
+}
+
+/// Which amounts a limit accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Amounts {
+    /// An integer from 0 up (seed 004's budgets: 0 refuses all work).
+    NonNegative,
+    /// An integer from 1 up, or `"Infinity"` for no bound (seed 001's expression limits).
+    PositiveOrInfinity,
 }
 
 /// The limits of one request.
@@ -39,6 +52,7 @@ impl From<Limits> for RequestLimits {
 pub struct LimitName {
     pub name: &'static str,
     pub field: LimitField,
+    pub amounts: Amounts,
 }
 
 /// A step count and a time in milliseconds, as seed 004 names them (`steps`, `ms`).
@@ -46,10 +60,12 @@ pub const STEPS_AND_MS: &[LimitName] = &[
     LimitName {
         name: "steps",
         field: LimitField::Steps,
+        amounts: Amounts::NonNegative,
     },
     LimitName {
         name: "ms",
         field: LimitField::Milliseconds,
+        amounts: Amounts::NonNegative,
     },
 ];
 
@@ -58,33 +74,101 @@ pub const JS_LIMITS: &[LimitName] = &[
     LimitName {
         name: "steps",
         field: LimitField::Steps,
+        amounts: Amounts::NonNegative,
     },
     LimitName {
         name: "ms",
         field: LimitField::Milliseconds,
+        amounts: Amounts::NonNegative,
     },
     LimitName {
         name: "maxStringLength",
         field: LimitField::StringLength,
+        amounts: Amounts::NonNegative,
     },
     LimitName {
         name: "maxArrayLength",
         field: LimitField::ArrayLength,
+        amounts: Amounts::NonNegative,
     },
     LimitName {
         name: "maxTotalAllocation",
         field: LimitField::TotalAllocation,
+        amounts: Amounts::NonNegative,
     },
     LimitName {
         name: "maxSourceLength",
         field: LimitField::SourceLength,
+        amounts: Amounts::NonNegative,
     },
 ];
 
+/// Seed 001's expression limits for jsonata: `timeout` (ms), `depth`, `steps`, and `sequence`
+/// (the longest sequence or array one evaluation may build).
+pub const JSONATA_LIMITS: &[LimitName] = &[
+    LimitName {
+        name: "timeout",
+        field: LimitField::Milliseconds,
+        amounts: Amounts::PositiveOrInfinity,
+    },
+    LimitName {
+        name: "depth",
+        field: LimitField::Depth,
+        amounts: Amounts::PositiveOrInfinity,
+    },
+    LimitName {
+        name: "steps",
+        field: LimitField::Steps,
+        amounts: Amounts::PositiveOrInfinity,
+    },
+    LimitName {
+        name: "sequence",
+        field: LimitField::ArrayLength,
+        amounts: Amounts::PositiveOrInfinity,
+    },
+];
+
+/// The largest integer a JSON number holds exactly.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// Reads one limit's amount: `Some(n)` for a bound, `None` for no bound.
+fn amount(limit: &LimitName, value: &Value) -> Result<Option<u64>, String> {
+    let integer = |lowest: f64| {
+        value
+            .as_number()
+            .filter(|number| number.fract() == 0.0 && *number >= lowest && *number <= MAX_SAFE_INTEGER)
+            .map(|number| number as u64)
+    };
+    let found = || value.to_json_string().unwrap_or_else(|| "undefined".into());
+    match limit.amounts {
+        Amounts::NonNegative => integer(0.0).map(Some).ok_or_else(|| {
+            format!(
+                "limit '{}' must be a non-negative integer, found {}",
+                limit.name,
+                found()
+            )
+        }),
+        Amounts::PositiveOrInfinity => {
+            let unbounded =
+                value.as_str().is_some_and(|text| text.eq_str("Infinity")) || value.as_number() == Some(f64::INFINITY);
+            if unbounded {
+                return Ok(None);
+            }
+            integer(1.0).map(Some).ok_or_else(|| {
+                format!(
+                    "limit '{}' must be a positive integer, or \"Infinity\" for no bound, found {}",
+                    limit.name,
+                    found()
+                )
+            })
+        }
+    }
+}
+
 /// Applies a JSON object of limits on top of `base`.
 ///
-/// Values are non-negative integers; a name the language does not know is refused with the
-/// nearest known name.
+/// Each value must be what its limit accepts ([`Amounts`]); a name the language does not know
+/// is refused with the nearest known name.
 pub fn apply(base: RequestLimits, json: &Value, names: &[LimitName], language: &str) -> Result<RequestLimits, String> {
     let Value::Object(object) = json else {
         return Err(format!(
@@ -106,22 +190,17 @@ pub fn apply(base: RequestLimits, json: &Value, names: &[LimitName], language: &
                 known.join(", ")
             ));
         };
-        let amount = value
-            .as_number()
-            .filter(|number| number.fract() == 0.0 && *number >= 0.0 && *number <= 9_007_199_254_740_991.0)
-            .ok_or_else(|| {
-                format!(
-                    "limit '{key}' must be a non-negative integer, found {}",
-                    value.to_json_string().unwrap_or_else(|| "undefined".into())
-                )
-            })? as u64;
+        let amount = amount(limit, value)?;
         match limit.field {
-            LimitField::Steps => limits.limits.steps = Some(amount),
-            LimitField::Milliseconds => limits.limits.time = Some(Duration::from_millis(amount)),
-            LimitField::StringLength => limits.limits.max_string_length = Some(amount),
-            LimitField::ArrayLength => limits.limits.max_array_length = Some(amount),
-            LimitField::TotalAllocation => limits.limits.max_total_allocation = Some(amount),
-            LimitField::SourceLength => limits.max_source_length = Some(amount),
+            LimitField::Steps => limits.limits.steps = amount,
+            LimitField::Milliseconds => limits.limits.time = amount.map(Duration::from_millis),
+            LimitField::StringLength => limits.limits.max_string_length = amount,
+            LimitField::ArrayLength => limits.limits.max_array_length = amount,
+            LimitField::TotalAllocation => limits.limits.max_total_allocation = amount,
+            LimitField::SourceLength => limits.max_source_length = amount,
+            LimitField::Depth => {
+                limits.limits.max_depth = amount.map(|depth| u32::try_from(depth).unwrap_or(u32::MAX));
+            }
         }
     }
     Ok(limits)
@@ -154,5 +233,47 @@ mod tests {
         for bad in [r#"{"steps": -1}"#, r#"{"steps": 1.5}"#, r#"{"steps": "10"}"#, "[]"] {
             assert!(apply_text(bad).is_err(), "{bad}");
         }
+    }
+
+    fn apply_jsonata(text: &str) -> Result<Limits, String> {
+        let json = writ_core::parse_json(text).expect("valid JSON");
+        let base = Limits {
+            steps: Some(7),
+            ..Limits::UNLIMITED
+        };
+        apply(base.into(), &json, JSONATA_LIMITS, "jsonata").map(|limits| limits.limits)
+    }
+
+    #[test]
+    fn jsonata_limits_are_positive_integers_or_infinity() {
+        let limits = apply_jsonata(r#"{"timeout": 50, "depth": 20, "sequence": 1000}"#).expect("valid limits");
+        assert_eq!(limits.time, Some(Duration::from_millis(50)));
+        assert_eq!(limits.max_depth, Some(20));
+        assert_eq!(limits.max_array_length, Some(1000));
+        assert_eq!(limits.steps, Some(7), "an unset limit keeps its base");
+        let limits = apply_jsonata(r#"{"steps": "Infinity", "depth": 1e400}"#).expect("unbounded");
+        assert_eq!((limits.steps, limits.max_depth), (None, None));
+        let limits = apply_jsonata(r#"{"depth": 1e15}"#).expect("a huge depth saturates");
+        assert_eq!(limits.max_depth, Some(u32::MAX));
+        for bad in [
+            r#"{"timeout": 0}"#,
+            r#"{"timeout": -5}"#,
+            r#"{"depth": 2.5}"#,
+            r#"{"steps": "100"}"#,
+            r#"{"steps": "infinity"}"#,
+            r#"{"sequence": null}"#,
+            r#"{"sequence": true}"#,
+        ] {
+            let message = apply_jsonata(bad).expect_err(bad);
+            assert!(
+                message.contains("must be a positive integer, or \"Infinity\""),
+                "{bad}: {message}"
+            );
+        }
+        assert_eq!(
+            apply_jsonata(r#"{"timout": 5}"#).expect_err("misspelled"),
+            "unknown limit 'timout' for jsonata (did you mean 'timeout'?); the limits are timeout, depth, steps, \
+             sequence"
+        );
     }
 }

@@ -328,3 +328,217 @@ fn the_js_corpora_give_the_same_answers_through_the_cli() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn jsonata_evaluates_one_expression_over_data_and_bindings() {
+    let data = temp_file(
+        "account.json",
+        r#"{"Account": {"Order": [{"Product": [{"Price": 30.5, "Quantity": 2}, {"Price": 19, "Quantity": 1}]}]}}"#,
+    );
+    let data = data.to_str().expect("a UTF-8 path");
+    let bindings = temp_file("rate.json", r#"{"rate": 0.5}"#);
+    let bindings = bindings.to_str().expect("a UTF-8 path");
+    let expr = "$sum(Account.Order.Product.(Price * Quantity)) * $rate";
+    let output = writ(
+        &[
+            "eval",
+            "--lang",
+            "jsonata",
+            "--data",
+            data,
+            "--bindings",
+            bindings,
+            expr,
+        ],
+        "",
+    );
+    assert_eq!(stdout_lines(&output), [r#"{"ok":true,"value":40}"#]);
+    assert_eq!(output.status.code(), Some(0));
+
+    let output = writ(&["eval", "--lang", "jsonata", "--data", data, "Account.Missing"], "");
+    assert_eq!(stdout_lines(&output), [r#"{"ok":true,"undefined":true}"#]);
+    assert_eq!(output.status.code(), Some(0));
+
+    // An error answers with JSONata's own code and exits 1.
+    let output = writ(&["eval", "--lang", "jsonata", "'a' + 1"], "");
+    assert_eq!(output.status.code(), Some(1));
+    let lines = stdout_lines(&output);
+    match Outcome::parse_envelope(&lines[0]) {
+        Ok(Outcome::Error { code, message }) => {
+            assert_eq!(code, "T2001");
+            assert!(message.contains("'+'"), "the message names the operator: {message}");
+        }
+        other => panic!("expected an error envelope, got {other:?}"),
+    }
+
+    // Bindings must be an object of variables.
+    let not_object = temp_file("bindings-array.json", "[1, 2]");
+    let not_object = not_object.to_str().expect("a UTF-8 path");
+    let output = writ(&["eval", "--lang", "jsonata", "--bindings", not_object, "$x"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--bindings: bindings must be a JSON object"));
+}
+
+#[test]
+fn jsonata_batch_answers_each_line_with_its_own_data_bindings_and_limits() {
+    let batch = [
+        r#"{"expr": "items[price > 10].name", "data": {"items": [{"name": "a", "price": 5}, {"name": "b", "price": 20}]}}"#,
+        r#"{"expr": "$x * 2", "bindings": {"x": 21}}"#,
+        r#"{"expr": "$x", "bindings": {"y": 1}}"#,
+        r#"{"expr": "1 +"}"#,
+        r#"{"expr": "$error('boom')"}"#,
+        r#"{"expr": "$x", "bindings": [1]}"#,
+        r#"{"expr": "$count([1..100])", "limits": {"sequence": 10}}"#,
+        r#"{"expr": "$count([1..100])", "limits": {"sequence": "Infinity"}}"#,
+        r#"{"expr": "1", "limits": {"sequense": 10}}"#,
+        r#"{"expr": "1", "limits": {"depth": 0}}"#,
+        // A lone surrogate in the expression's JSON reaches the string literal intact.
+        r#"{"expr": "$length('a\ud800b')"}"#,
+        r#"{"expr": "$encodeUrl('\ud800')"}"#,
+    ]
+    .join("\n");
+    let output = writ(&["eval", "--lang", "jsonata", "--batch", "-"], &batch);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "batch mode exits 0 when every line was answered"
+    );
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 12, "{lines:?}");
+    assert_eq!(lines[0], r#"{"ok":true,"value":"b"}"#);
+    assert_eq!(lines[1], r#"{"ok":true,"value":42}"#);
+    assert_eq!(lines[2], r#"{"ok":true,"undefined":true}"#);
+    assert_eq!(lines[4], r#"{"ok":false,"error":{"code":"D3137","message":"boom"}}"#);
+    assert_eq!(lines[7], r#"{"ok":true,"value":100}"#);
+    for (line, code) in [
+        (3, "S0207"),
+        (5, "batch-line-invalid"),
+        (6, "D2015"),
+        (8, "batch-line-invalid"),
+        (9, "batch-line-invalid"),
+    ] {
+        let expected = format!(r#"{{"ok":false,"error":{{"code":"{code}""#);
+        assert!(lines[line].starts_with(&expected), "line {line}: {}", lines[line]);
+    }
+    assert_eq!(lines[10], r#"{"ok":true,"value":3}"#);
+    assert!(
+        lines[11].starts_with(r#"{"ok":false,"error":{"code":"D3140""#),
+        "{}",
+        lines[11]
+    );
+    assert!(lines[8].contains("did you mean 'sequence'?"), "{}", lines[8]);
+    assert!(lines[9].contains("'depth' must be a positive integer"), "{}", lines[9]);
+}
+
+#[test]
+fn jsonata_limits_stop_runaway_expressions_quickly() {
+    // An endless tail-recursive loop: only the clock stops it once the other bounds are lifted.
+    let endless = "($loop := function($n) { $loop($n + 1) }; $loop(0))";
+    let started = std::time::Instant::now();
+    let output = writ(
+        &[
+            "eval",
+            "--lang",
+            "jsonata",
+            "--limits",
+            r#"{"timeout": 100, "steps": "Infinity", "depth": "Infinity"}"#,
+            endless,
+        ],
+        "",
+    );
+    let elapsed = started.elapsed();
+    let lines = stdout_lines(&output);
+    assert!(
+        lines[0].starts_with(r#"{"ok":false,"error":{"code":"D1012""#),
+        "{lines:?}"
+    );
+    assert!(elapsed < std::time::Duration::from_secs(5), "took {elapsed:?}");
+    assert_eq!(output.status.code(), Some(1));
+
+    let batch = [
+        // A big range against a small timeout.
+        r#"{"expr": "$sum([1..10000000])", "limits": {"timeout": 20, "steps": "Infinity"}}"#,
+        // The step budget.
+        r#"{"expr": "$sum([1..100000])", "limits": {"steps": 1000}}"#,
+        // Recursion that is not a tail call against a small depth.
+        r#"{"expr": "($f := function($n) { $n = 0 ? 0 : 1 + $f($n - 1) }; $f(1000))", "limits": {"depth": 50}}"#,
+        // The same recursion within its bounds.
+        r#"{"expr": "($f := function($n) { $n = 0 ? 0 : 1 + $f($n - 1) }; $f(10))", "limits": {"depth": 500}}"#,
+    ]
+    .join("\n");
+    let started = std::time::Instant::now();
+    let output = writ(&["eval", "--lang", "jsonata", "--batch", "-"], &batch);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for (line, code) in [(0, "D1012"), (1, "U1006"), (2, "D1011")] {
+        let expected = format!(r#"{{"ok":false,"error":{{"code":"{code}""#);
+        assert!(lines[line].starts_with(&expected), "line {line}: {}", lines[line]);
+    }
+    assert_eq!(lines[3], r#"{"ok":true,"value":10}"#);
+}
+
+#[test]
+fn jsonata_refuses_bad_limits_naming_the_field() {
+    let cases: &[(&str, &str)] = &[
+        (
+            r#"{"timeout": 0}"#,
+            "'timeout' must be a positive integer, or \"Infinity\"",
+        ),
+        (r#"{"depth": -3}"#, "'depth' must be a positive integer"),
+        (r#"{"steps": 2.5}"#, "'steps' must be a positive integer"),
+        (r#"{"sequence": "lots"}"#, "'sequence' must be a positive integer"),
+        (r#"{"timout": 10}"#, "did you mean 'timeout'?"),
+        (r#"{"ms": 10}"#, "unknown limit 'ms' for jsonata"),
+        ("[10]", "limits must be a JSON object"),
+    ];
+    for (limits, says) in cases {
+        let output = writ(&["eval", "--lang", "jsonata", "--limits", limits, "1"], "");
+        assert_eq!(output.status.code(), Some(2), "{limits}");
+        assert!(output.stdout.is_empty(), "{limits}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(says), "{limits}: {stderr}");
+    }
+    let output = writ(
+        &[
+            "eval",
+            "--lang",
+            "jsonata",
+            "--limits",
+            r#"{"timeout": "Infinity", "steps": 100000}"#,
+            "1 + 1",
+        ],
+        "",
+    );
+    assert_eq!(stdout_lines(&output), [r#"{"ok":true,"value":2}"#]);
+}
+
+#[test]
+fn the_jsonata_smoke_corpus_gives_the_oracles_answers_through_the_cli() {
+    // The oracle's answers from jsonata-js 2.2.2; error messages are writ's own, so only codes
+    // are compared.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../oracle/corpus");
+    let input = std::fs::read_to_string(dir.join("smoke-jsonata.jsonl")).expect("the corpus is committed");
+    let expected =
+        std::fs::read_to_string(dir.join("smoke-jsonata.expected.jsonl")).expect("its answers are committed");
+    let output = writ(&["eval", "--lang", "jsonata", "--batch", "-"], &input);
+    assert_eq!(output.status.code(), Some(0));
+    let lines = stdout_lines(&output);
+    let expected: Vec<&str> = expected.lines().collect();
+    assert_eq!(lines.len(), expected.len(), "one answer per non-blank line");
+    for (line, want) in lines.iter().zip(&expected) {
+        let got = Outcome::parse_envelope(line).expect("an envelope");
+        let want = Outcome::parse_envelope(want).expect("an expected envelope");
+        match (&got, &want) {
+            (Outcome::Error { code, .. }, Outcome::Error { code: want_code, .. }) => {
+                assert_eq!(code, want_code, "{line}");
+            }
+            _ => assert_eq!(got, want, "{line}"),
+        }
+    }
+}

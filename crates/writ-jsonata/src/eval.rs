@@ -44,6 +44,18 @@ pub(crate) struct Frame {
     parent: Option<Env>,
 }
 
+impl Drop for Frame {
+    /// Closures bind values that hold closures: a chain as long as the evaluation made it,
+    /// dropped on heap-grown stack segments.
+    fn drop(&mut self) {
+        let bindings = std::mem::take(self.bindings.get_mut());
+        let parent = self.parent.take();
+        if !bindings.is_empty() || parent.is_some() {
+            crate::value::drop_deep((bindings, parent));
+        }
+    }
+}
+
 impl Env {
     /// A scope with no bindings inside `parent`.
     pub(crate) fn child(parent: Option<&Env>) -> Env {
@@ -108,7 +120,7 @@ pub(crate) fn evaluate_root(root: &Node, input: &Value, options: &Options, meter
     env.bind(Str::from("$"), input.clone());
     // A JSON array as the whole input is one item, not a sequence of them.
     let input = if input.is_array() {
-        Val::List(Rc::new(vec![input]), Flags::SEQUENCE.with(Flags::OUTER_WRAPPER))
+        Val::list(vec![input], Flags::SEQUENCE.with(Flags::OUTER_WRAPPER))
     } else {
         input
     };
@@ -203,7 +215,7 @@ impl<'a> Cx<'a> {
         let root = crate::parse::parse(source).map_err(|error| Error::new("D3120").value(error.message()))?;
         let env = self.env.clone();
         let input = if input.is_array() && !input.is_sequence() {
-            Val::List(Rc::new(vec![input]), Flags::SEQUENCE.with(Flags::OUTER_WRAPPER))
+            Val::list(vec![input], Flags::SEQUENCE.with(Flags::OUTER_WRAPPER))
         } else {
             input
         };
@@ -397,10 +409,10 @@ impl<'a> Cx<'a> {
         if is_tuple_stream {
             let tuples = tuples.unwrap_or_default();
             if node.group.is_some() {
-                stream = Some(Val::List(Rc::new(tuples.clone()), Flags::SEQUENCE.with(Flags::TUPLE_STREAM)));
+                stream = Some(Val::list(tuples.clone(), Flags::SEQUENCE.with(Flags::TUPLE_STREAM)));
             }
             if node.tuple {
-                result = Val::List(Rc::new(tuples), Flags::SEQUENCE.with(Flags::TUPLE_STREAM));
+                result = Val::list(tuples, Flags::SEQUENCE.with(Flags::TUPLE_STREAM));
             } else {
                 let mut items = Vec::with_capacity(tuples.len());
                 for tuple in &tuples {
@@ -413,7 +425,7 @@ impl<'a> Cx<'a> {
         if node.keep_singleton_array {
             result = match result {
                 Val::List(items, flags) if flags.has(Flags::CONS) && !flags.has(Flags::SEQUENCE) => {
-                    Val::List(Rc::new(vec![Val::List(items, flags)]), Flags::SEQUENCE.with(Flags::KEEP_SINGLETON))
+                    Val::list(vec![Val::List(items, flags)], Flags::SEQUENCE.with(Flags::KEEP_SINGLETON))
                 }
                 Val::List(items, flags) => Val::List(items, flags.with(Flags::KEEP_SINGLETON)),
                 // jsonata-js marks whatever the path gave; only arrays carry the mark.
@@ -524,7 +536,7 @@ impl<'a> Cx<'a> {
                         if let Some(index) = &step.index {
                             entries.push((index.clone(), Val::Number(position as f64)));
                         }
-                        result.push(Val::Record(Rc::new(entries)));
+                        result.push(Val::record(entries));
                     }
                     result
                 }
@@ -535,7 +547,7 @@ impl<'a> Cx<'a> {
 
         let tuples = match tuples {
             Some(tuples) => tuples,
-            None => items_of(input).iter().map(|item| Val::Record(Rc::new(vec![(Str::from(FOCUS_KEY), item)]))).collect(),
+            None => items_of(input).iter().map(|item| Val::record(vec![(Str::from(FOCUS_KEY), item)])).collect(),
         };
         let mut result = Vec::new();
         for tuple in &tuples {
@@ -552,7 +564,7 @@ impl<'a> Cx<'a> {
             };
             for (position, bound) in values.into_iter().enumerate() {
                 let mut entries = match tuple {
-                    Val::Record(entries) => entries.as_ref().clone(),
+                    Val::Record(entries) => entries.0.clone(),
                     _ => Vec::new(),
                 };
                 if nested_tuples {
@@ -575,7 +587,7 @@ impl<'a> Cx<'a> {
                         set_entry(&mut entries, label.clone(), focus.clone());
                     }
                 }
-                result.push(Val::Record(Rc::new(entries)));
+                result.push(Val::record(entries));
             }
         }
         self.charge_array(result.len())?;
@@ -587,9 +599,12 @@ impl<'a> Cx<'a> {
         for stage in stages {
             match stage {
                 Stage::Filter(predicate, _) => {
-                    let stream = Val::List(Rc::new(tuples), Flags::SEQUENCE.with(Flags::TUPLE_STREAM));
+                    let stream = Val::list(tuples, Flags::SEQUENCE.with(Flags::TUPLE_STREAM));
                     tuples = match self.filter(predicate, stream, env)? {
-                        Val::List(items, _) => Rc::try_unwrap(items).unwrap_or_else(|shared| shared.as_ref().clone()),
+                        Val::List(items, _) => match Rc::try_unwrap(items) {
+                            Ok(mut owned) => std::mem::take(&mut owned.0),
+                            Err(shared) => shared.0.clone(),
+                        },
                         Val::Undefined => Vec::new(),
                         other => vec![other],
                     };
@@ -597,7 +612,7 @@ impl<'a> Cx<'a> {
                 Stage::Index(name, _) => {
                     for (position, tuple) in tuples.iter_mut().enumerate() {
                         if let Val::Record(entries) = tuple {
-                            set_entry(Rc::make_mut(entries), name.clone(), Val::Number(position as f64));
+                            set_entry(&mut Rc::make_mut(entries).0, name.clone(), Val::Number(position as f64));
                         }
                     }
                 }
@@ -626,7 +641,7 @@ impl<'a> Cx<'a> {
                 }
                 results.push(item);
             }
-            return Ok(Val::List(Rc::new(results), flags));
+            return Ok(Val::list(results, flags));
         }
         let len = items.len();
         for (position, item) in items.iter().enumerate() {
@@ -659,7 +674,7 @@ impl<'a> Cx<'a> {
                 }
             }
         }
-        Ok(Val::List(Rc::new(results), flags))
+        Ok(Val::list(results, flags))
     }
 
     // ---- operators ---------------------------------------------------------------------
@@ -764,7 +779,7 @@ impl<'a> Cx<'a> {
         }
         self.charge_array(result.len())?;
         let flags = if node.cons_array { Flags::CONS } else { Flags::NONE };
-        Ok(Val::List(Rc::new(result), flags))
+        Ok(Val::list(result, flags))
     }
 
     fn wildcard(&mut self, input: &Val) -> Result<Val> {
@@ -895,11 +910,11 @@ impl<'a> Cx<'a> {
                 let tuple = gathered.reduce_tuples();
                 let context = tuple_focus(&tuple);
                 let mut bindings = match tuple {
-                    Val::Record(entries) => entries.as_ref().clone(),
+                    Val::Record(entries) => entries.0.clone(),
                     _ => Vec::new(),
                 };
                 bindings.retain(|(k, _)| !k.eq_str(FOCUS_KEY));
-                let tuple_env = env.with_tuple(&Val::Record(Rc::new(bindings)));
+                let tuple_env = env.with_tuple(&Val::record(bindings));
                 self.eval(value_node, &context, &tuple_env)?
             } else {
                 let context = gathered.into_value();
@@ -920,7 +935,7 @@ impl<'a> Cx<'a> {
         let items = items_of(input).to_vec();
         let sorted = self.sort_items(step, items, tuple_stream, env)?;
         let flags = if tuple_stream { Flags::SEQUENCE.with(Flags::TUPLE_STREAM) } else { Flags::SEQUENCE };
-        Ok(Val::List(Rc::new(sorted), flags))
+        Ok(Val::list(sorted, flags))
     }
 
     /// Sorts `items` by the sort step's terms: stable, each key evaluated at most once per
@@ -1254,7 +1269,7 @@ impl<'a> Cx<'a> {
             for item in items.iter() {
                 rebuilt.push(stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.rebuild(&item, edits))?);
             }
-            return Ok(Val::List(Rc::new(rebuilt), value.flags()));
+            return Ok(Val::list(rebuilt, value.flags()));
         }
         let Some(object) = value.as_object() else { return Ok(value.clone()) };
         let mut entries = Vec::with_capacity(object.len());
@@ -1353,7 +1368,7 @@ impl Gathered {
                         }
                     }
                 }
-                Val::Record(Rc::new(merged))
+                Val::record(merged)
             }
         }
     }
@@ -1367,7 +1382,7 @@ pub(crate) fn make_object(entries: Vec<(Str, Val)>) -> Val {
         for (key, value) in entries {
             set_entry(&mut ordered, key, value);
         }
-        return Val::Record(Rc::new(ordered));
+        return Val::record(ordered);
     }
     Val::Object(Object::from_entries(entries.into_iter().map(|(k, v)| (k, v.to_value())).collect()))
 }

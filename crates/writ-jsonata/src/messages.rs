@@ -83,6 +83,12 @@ fn argument(error: &Error) -> String {
         .map_or_else(|| "an argument".to_owned(), |index| format!("argument {index}"))
 }
 
+/// True for a plain name (`price`, `_x1`): one that becomes a variable by prefixing `$`.
+fn is_name(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_') && chars.all(|c| c.is_alphanumeric() || c == '_')
+}
+
 /// The message of a code writ knows, or `None` for any other code.
 fn known(error: &Error) -> Option<String> {
     let message = match error.code {
@@ -102,18 +108,31 @@ fn known(error: &Error) -> Option<String> {
         ),
         "S0202" => format!(
             "expected {} here but found {}",
-            value_or(error, "another token"),
+            error.value.as_deref().map_or_else(|| "another token".to_owned(), quote),
             token_or(error, "something else")
         ),
-        "S0203" => format!("the expression ends where {} is still needed: add it", value_or(error, "more")),
+        "S0203" => format!(
+            "the expression ends where {} is still needed: add it",
+            error.value.as_deref().map_or_else(|| "more".to_owned(), quote)
+        ),
         "S0204" => format!("{} is not an operator JSONata knows", token_or(error, "this")),
         "S0205" => format!("{} cannot appear here: remove it, or add what should come before it", token_or(error, "this token")),
         "S0206" => format!("{} is not a kind of expression JSONata knows", token_or(error, "this")),
         "S0207" => "the expression ends too early: complete it".to_owned(),
-        "S0208" => format!(
-            "{} of the function definition is not a variable: name every parameter with a $, as in function($x, $y) {{ $x + $y }}",
-            error.value.as_deref().map_or_else(|| "a parameter".to_owned(), |value| format!("parameter {value}"))
-        ),
+        "S0208" => {
+            let which = error.value.as_deref().map_or_else(|| "a parameter".to_owned(), |index| format!("parameter {index}"));
+            match error.token.as_deref() {
+                Some(name) if is_name(name) => format!(
+                    "{which} of the function definition, '{name}', is not a variable: write it with a $, as ${name}, and use it as ${name} in the body"
+                ),
+                Some(token) => format!(
+                    "{which} of the function definition, '{token}', is not a variable: each parameter is a name with a $, as in function($x, $y) {{ $x + $y }}"
+                ),
+                None => format!(
+                    "{which} of the function definition is not a variable: each parameter is a name with a $, as in function($x, $y) {{ $x + $y }}"
+                ),
+            }
+        }
         "S0209" => "a predicate [...] cannot follow a grouping {...} in the same step: put the predicate first".to_owned(),
         "S0210" => "a step may have only one grouping {...}: merge the groupings into one object".to_owned(),
         "S0211" => format!("{} cannot be used as a prefix (unary) operator", token_or(error, "this symbol")),
@@ -411,8 +430,14 @@ mod tests {
         assert!(describe(&error).contains("limit of 1000 items"));
         let error = Error::new("U1006").value("100");
         assert!(describe(&error).contains("step limit of 100"));
-        let error = Error::new("S0208").value("x");
-        assert!(describe(&error).starts_with("parameter x of the function definition"));
+        let error = Error::new("S0208").value("1").token("x");
+        assert!(
+            describe(&error).starts_with(
+                "parameter 1 of the function definition, 'x', is not a variable: write it with a $, as $x"
+            )
+        );
+        let error = Error::new("S0202").value(")").token("]");
+        assert_eq!(describe(&error), "expected ')' here but found ']'");
         assert!(describe(&Error::new("S0208")).starts_with("a parameter of the function definition"));
         assert!(describe(&Error::new("D1001")).starts_with("the result is out of range"));
     }

@@ -116,9 +116,8 @@ impl Match {
 pub(crate) struct Subject {
     /// The text.
     text: Str,
-    /// One engine character per code unit, as UTF-8; `None` when that is the text itself
-    /// (ASCII with nothing to change).
-    haystack: Option<String>,
+    /// One engine character per code unit, as UTF-8.
+    haystack: String,
     /// The byte offset of each code unit and one past the last; `None` when every unit is one
     /// byte, so offsets and indices agree.
     offsets: Option<Vec<usize>>,
@@ -129,8 +128,8 @@ impl Subject {
     fn new(text: &Str, lines: Lines) -> Subject {
         if let Some(ascii) = text.as_ascii_str() {
             let haystack = match lines {
-                Lines::Unified if ascii.contains('\r') => Some(ascii.replace('\r', "\n")),
-                _ => None,
+                Lines::Unified => ascii.replace('\r', "\n"),
+                Lines::AsIs => ascii.to_owned(),
             };
             return Subject {
                 text: text.clone(),
@@ -151,16 +150,8 @@ impl Subject {
         offsets.push(haystack.len());
         Subject {
             text: text.clone(),
-            haystack: Some(haystack),
+            haystack,
             offsets: Some(offsets),
-        }
-    }
-
-    /// The text as the engine searches it.
-    fn haystack(&self) -> &str {
-        match &self.haystack {
-            Some(haystack) => haystack,
-            None => self.text.as_ascii_str().unwrap_or_default(),
         }
     }
 
@@ -172,6 +163,11 @@ impl Subject {
     /// Its length in UTF-16 code units.
     pub(crate) fn len(&self) -> usize {
         self.text.len_utf16()
+    }
+
+    /// The text as the engine searches it.
+    fn haystack(&self) -> &str {
+        &self.haystack
     }
 
     /// The byte offset of code unit `index` (which is at most the length).
@@ -312,6 +308,15 @@ impl Pattern {
         if start > subject.len() {
             return None;
         }
+        if self.regex.captures_len() == 1 {
+            // No groups: the engine's fastest search finds the span alone.
+            let whole = self.regex.find_at(subject.haystack(), subject.byte(start))?;
+            return Some(Match {
+                start: subject.index(whole.start()),
+                end: subject.index(whole.end()),
+                groups: Vec::new(),
+            });
+        }
         let mut locations = self.regex.capture_locations();
         let whole = self
             .regex
@@ -389,13 +394,13 @@ pub(crate) fn match_record(cx: &mut Cx<'_>, pattern: &Arc<Pattern>, subject: &Su
             Some(Val::Bool(true)),
         ],
     };
-    Ok(Val::Record(Rc::new(vec![
+    Ok(Val::record(vec![
         (Str::from("match"), Val::String(matched)),
         (Str::from("start"), Val::Number(found.start as f64)),
         (Str::from("end"), Val::Number(found.end as f64)),
         (Str::from("groups"), Val::array(groups)),
         (Str::from("next"), Val::Function(Rc::new(next))),
-    ])))
+    ]))
 }
 
 /// D1004: the pattern matched the empty string where a loop over its matches needs it to move
@@ -604,7 +609,9 @@ fn dot() -> Ranges {
 /// One item of a character class: a single unit (which may start or end a range) or a class
 /// escape such as `\d` (which may not).
 enum ClassAtom {
+    /// One code unit.
     Unit(u16),
+    /// A class escape's set.
     Set(Ranges),
 }
 

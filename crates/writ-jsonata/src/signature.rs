@@ -223,7 +223,13 @@ impl Signature {
             .map(|draft| {
                 let repeat = Repeat::from_suffix(&draft.suffix).ok_or_else(|| bad_suffix(&draft.suffix, position))?;
                 let (class, array, _) = draft.base.unwrap_or_default();
-                Ok(Param { class, repeat, array, context: draft.context, subtype: draft.subtype })
+                Ok(Param {
+                    class,
+                    repeat,
+                    array,
+                    context: draft.context,
+                    subtype: draft.subtype,
+                })
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(Signature { params })
@@ -269,7 +275,11 @@ impl Signature {
             let matched = symbols.get(start..start + len).unwrap_or_default();
             for &single in matched {
                 let arg = args.get(next).cloned().unwrap_or_default();
-                validated.push(if param.array { param.as_array(arg, single, matched, next, name)? } else { arg });
+                validated.push(if param.array {
+                    param.as_array(arg, single, matched, next, name)?
+                } else {
+                    arg
+                });
                 next += 1;
             }
         }
@@ -319,7 +329,10 @@ impl Signature {
                 self.params.len()
             )));
         }
-        let mut table = Table { width, cells: vec![false; cells] };
+        let mut table = Table {
+            width,
+            cells: vec![false; cells],
+        };
         for pos in 0..width {
             table.set(count, pos, !anchored || pos == symbols.len());
         }
@@ -383,7 +396,11 @@ impl Draft {
     /// symbol matches.
     fn context_test(&self, position: usize) -> Result<ContextTest> {
         let Some((class, _, _)) = self.base else {
-            return Ok(if self.suffix.is_empty() { ContextTest::Any } else { ContextTest::Never });
+            return Ok(if self.suffix.is_empty() {
+                ContextTest::Any
+            } else {
+                ContextTest::Never
+            });
         };
         match Repeat::from_suffix(&self.suffix) {
             Some(Repeat::Optional | Repeat::OptionalLazy) => Ok(ContextTest::Any),
@@ -405,10 +422,11 @@ impl Param {
                     if reached && optional {
                         to[pos] = true;
                     }
-                    if reached && accepts(pos) {
-                        if let Some(next) = to.get_mut(pos + 1) {
-                            *next = true;
-                        }
+                    if reached
+                        && accepts(pos)
+                        && let Some(next) = to.get_mut(pos + 1)
+                    {
+                        *next = true;
                     }
                 }
             }
@@ -443,7 +461,10 @@ impl Param {
                 }
             } else {
                 matched.len() == subtype.len()
-                    && matched.iter().zip(subtype).all(|(&s, &unit)| u16::from(letter_of(s)) == unit)
+                    && matched
+                        .iter()
+                        .zip(subtype)
+                        .all(|(&s, &unit)| u16::from(letter_of(s)) == unit)
             };
             if !fits {
                 let mut error = Error::new("T0412").token(name).index(index + 1).value(describe(&arg));
@@ -518,10 +539,10 @@ fn choice_class(choice: &str) -> Option<u8> {
             '^' if i == 0 => return None,
             '-' if i > 0 => return None,
             _ => {
-                if let Ok(letter) = u8::try_from(c) {
-                    if LETTERS.contains(&letter) {
-                        class |= bit(symbol_for(letter));
-                    }
+                if let Ok(letter) = u8::try_from(c)
+                    && LETTERS.contains(&letter)
+                {
+                    class |= bit(symbol_for(letter));
                 }
             }
         }
@@ -531,7 +552,10 @@ fn choice_class(choice: &str) -> Option<u8> {
 
 /// The symbol a type letter stands for (one of [`LETTERS`]).
 fn symbol_for(letter: u8) -> Symbol {
-    LETTERS.iter().position(|&l| l == letter).map_or(MISSING, |i| i as Symbol)
+    LETTERS
+        .iter()
+        .position(|&l| l == letter)
+        .map_or(MISSING, |i| i as Symbol)
 }
 
 /// The letter of `symbol`.
@@ -644,3 +668,417 @@ fn write_short(value: &Val, out: &mut String) -> bool {
     out.len() <= DESCRIBE_WIDTH
 }
 
+#[cfg(test)]
+mod tests {
+    //! [`CASES`] was made by calling, in jsonata-js 2.2.2, a lambda of five parameters with each
+    //! signature on each argument list (`λ($a,…,$e)<sig>{{"0": $a, …}}(args)` over the context)
+    //! and writing down what the lambda saw, or the error's code and argument index.
+    use std::rc::Rc;
+
+    use serde_json::{Value as Json, json};
+    use writ_core::Value;
+
+    use super::Signature;
+    use crate::function::Function;
+    use crate::value::Val;
+
+    /// A value from a test spec: JSON, or `{"$u":1}` for undefined, `{"$f":1}` for a function.
+    fn val(spec: &Json) -> Val {
+        match spec {
+            Json::Object(map) if map.contains_key("$u") => Val::Undefined,
+            Json::Object(map) if map.contains_key("$f") => {
+                let string = crate::functions::lookup("string").expect("$string exists");
+                Val::Function(Rc::new(Function::Builtin(string)))
+            }
+            other => Val::from(serde_json::from_value::<Value>(other.clone()).expect("JSON")),
+        }
+    }
+
+    /// What a lambda of five parameters sees of `validated`: `U` for undefined, `F` for a
+    /// function, else the value.
+    fn seen(validated: &[Val]) -> Json {
+        Json::Object(
+            (0..5)
+                .map(|i| {
+                    let seen = match validated.get(i) {
+                        None | Some(Val::Undefined) => json!("U"),
+                        Some(Val::Function(_)) => json!("F"),
+                        Some(v) => serde_json::to_value(v.to_value()).expect("JSON"),
+                    };
+                    (i.to_string(), seen)
+                })
+                .collect(),
+        )
+    }
+
+    /// Runs one case: the signature over the args and context; what jsonata-js's lambda would
+    /// see, or the error's code and index.
+    fn run(sig: &str, args: &Json, ctx: &Json) -> Json {
+        let signature = Signature::parse(sig).expect("parses");
+        let args: Vec<Val> = args.as_array().expect("args").iter().map(val).collect();
+        match signature.validate(args, &val(ctx), "lambda") {
+            Ok(validated) => json!({ "result": seen(&validated) }),
+            Err(e) => json!({ "error": { "code": e.code, "index": e.index } }),
+        }
+    }
+
+    #[test]
+    fn validation_matches_jsonata_js() {
+        let mut disagreements = Vec::new();
+        for line in CASES.lines().filter(|l| !l.is_empty()) {
+            let case: Json = serde_json::from_str(line).expect("JSON");
+            let got = run(case["sig"].as_str().expect("sig"), &case["args"], &case["ctx"]);
+            let want = match case.get("result") {
+                Some(result) => json!({ "result": result }),
+                None => json!({ "error": case["error"] }),
+            };
+            if got != want {
+                disagreements.push(format!("{line}\n  writ: {got}"));
+            }
+        }
+        assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+    }
+
+    #[test]
+    fn context_arrays_and_quirks() {
+        let ctx = Val::from("ctx");
+        let s = |text: &str| Val::from(text);
+        // `-` takes the context when the argument is missing.
+        let substring = Signature::parse("<s-nn?:s>").expect("parses");
+        let got = substring
+            .validate(vec![Val::Number(1.0)], &ctx, "substring")
+            .expect("valid");
+        assert!(matches!(&got[..], [Val::String(c), Val::Number(_), Val::Undefined] if c.eq_str("ctx")));
+        // ... unless the context is the wrong type.
+        let e = substring
+            .validate(vec![Val::Number(1.0)], &Val::Number(2.0), "substring")
+            .expect_err("T0411");
+        assert_eq!(
+            (e.code, e.index, e.token.as_deref()),
+            ("T0411", Some(1), Some("substring"))
+        );
+        // A single value where an array is expected is wrapped into one.
+        let got = Signature::parse("<a<n>:n>")
+            .expect("parses")
+            .validate(vec![Val::Number(3.0)], &ctx, "sum");
+        assert!(matches!(&got.expect("valid")[..], [Val::List(items, _)] if items.len() == 1));
+        // Mixed item types in a typed array: T0412, naming the type.
+        let mixed = Val::array(vec![Val::Number(1.0), s("a")]);
+        let e = Signature::parse("<a<n>:n>")
+            .expect("parses")
+            .validate(vec![mixed], &ctx, "sum")
+            .expect_err("T0412");
+        assert_eq!(
+            (e.code, e.index, e.value2.as_deref()),
+            ("T0412", Some(1), Some("numbers"))
+        );
+        // The argument blamed is the one after the longest match.
+        let e = substring
+            .validate(vec![s("a"), s("b")], &ctx, "substring")
+            .expect_err("T0410");
+        assert_eq!((e.code, e.index, e.value.as_deref()), ("T0410", Some(2), Some("\"b\"")));
+        // A parameter that matched nothing and takes no context still takes the next argument,
+        // as in jsonata-js: `<n?s>("x")` binds "x" to the first parameter.
+        let got = Signature::parse("<n?s>")
+            .expect("parses")
+            .validate(vec![s("x")], &ctx, "f")
+            .expect("valid");
+        assert!(matches!(&got[..], [Val::String(x), Val::Undefined] if x.eq_str("x")));
+    }
+
+    #[test]
+    fn arity_counts_declared_parameters() {
+        let arity = |text: &str| Signature::parse(text).expect("parses").arity();
+        assert_eq!(arity("<s-nn?:s>"), 3);
+        assert_eq!(arity("<af>"), 2);
+        assert_eq!(arity("<a+>"), 1);
+        assert_eq!(arity("<:n>"), 0);
+        assert_eq!(arity("<s-f<s:o>n?:a<o>>"), 3);
+        assert_eq!(arity("<s-(sf)(sf)n?:s>"), 4);
+        // `u` means nothing to jsonata-js 2.2.2's signature reader.
+        assert_eq!(arity("<u>"), 0);
+    }
+
+    #[test]
+    fn signature_errors() {
+        let e = Signature::parse("<s<s>>").expect_err("S0401");
+        assert_eq!((e.code, e.position, e.value.as_deref()), ("S0401", Some(2), Some("s")));
+        let e = Signature::parse("<(sa<n>)>").expect_err("S0402");
+        assert_eq!(
+            (e.code, e.position, e.value.as_deref()),
+            ("S0402", Some(1), Some("sa<n>"))
+        );
+        // What JavaScript's regex would reject is refused too.
+        assert_eq!(Signature::parse("<n?+>").expect_err("bad suffix").code, "S0402");
+        assert_eq!(Signature::parse("<(^s)>").expect_err("negated class").code, "S0402");
+        assert_eq!(Signature::parse("<(s-n)>").expect_err("range").code, "S0402");
+        // Every built-in signature parses.
+        for text in [
+            "<x-b?:s>",
+            "<s-f<s:o>n?:a<o>>",
+            "<afj?:j>",
+            "<o-f?:o>",
+            "<n-s?s?:s>",
+            "<(oa)-:o>",
+            "<bs?:x>",
+        ] {
+            assert!(Signature::parse(text).is_ok(), "{text}");
+        }
+    }
+
+    #[test]
+    fn matching_many_arguments_stays_fast_and_bounded() {
+        let ctx = Val::Undefined;
+        let many: Vec<Val> = (0..100_000).map(|i| Val::Number(f64::from(i))).collect();
+        let plus = Signature::parse("<n+s?n?>").expect("parses");
+        // The greedy `n+` takes every number; the two optional parameters each add an undefined.
+        assert_eq!(plus.validate(many.clone(), &ctx, "f").expect("valid").len(), 100_002);
+        // A lazy repeat before a greedy one: the split the regex engine would pick.
+        let lazy = Signature::parse("<n+?n+>").expect("parses");
+        let got = lazy.validate(many[..3].to_vec(), &ctx, "f").expect("valid");
+        assert_eq!(got.len(), 3);
+        // A long signature against many arguments is refused rather than slow.
+        let long = format!("<{}>", "n?".repeat(1_000));
+        let e = Signature::parse(&long)
+            .expect("parses")
+            .validate(many, &ctx, "f")
+            .expect_err("too big");
+        assert_eq!(e.code, "U1001");
+    }
+
+    #[test]
+    fn errors_show_a_short_value() {
+        let huge = Val::array((0..100_000).map(|i| Val::Number(f64::from(i))).collect());
+        let e = Signature::parse("<s>")
+            .expect("parses")
+            .validate(vec![huge], &Val::Undefined, "f")
+            .expect_err("T0410");
+        let shown = e.value.expect("a value");
+        assert!(
+            shown.starts_with("[0,1,2") && shown.ends_with('…') && shown.len() < 100,
+            "{shown}"
+        );
+    }
+
+    /// jsonata-js 2.2.2's outcomes, one JSON object per line (`sig`, `args`, `ctx`, and `result` or
+    /// `error`); `{"$u":1}` is undefined and `{"$f":1}` a function.
+    const CASES: &str = r##"{"sig":"<s-nn?:s>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<s-nn?:s>","args":[1],"ctx":"ctx","result":{"0":"ctx","1":1,"2":"U","3":"U","4":"U"}}
+{"sig":"<s-nn?:s>","args":[1],"ctx":5,"error":{"code":"T0411","index":1}}
+{"sig":"<a<n>:n>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<n>:n>","args":[1],"ctx":"ctx","result":{"0":[1],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a<n>:n>","args":["s"],"ctx":"ctx","error":{"code":"T0412","index":1}}
+{"sig":"<af>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<af>","args":["s",{"$f":1}],"ctx":"ctx","result":{"0":["s"],"1":"F","2":"U","3":"U","4":"U"}}
+{"sig":"<x-b?:s>","args":[],"ctx":"ctx","result":{"0":"ctx","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<x-b?:s>","args":[1,2],"ctx":"ctx","error":{"code":"T0410","index":2}}
+{"sig":"<a+>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a+>","args":[1],"ctx":"ctx","result":{"0":[1],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<n?s>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<n?s>","args":["s"],"ctx":"ctx","result":{"0":"s","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<nn+:a>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<nn+:a>","args":[1,2],"ctx":"ctx","result":{"0":1,"1":2,"2":"U","3":"U","4":"U"}}
+{"sig":"<n+s-:a<n>>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<n+s-:a<n>>","args":[1],"ctx":"ctx","result":{"0":1,"1":"ctx","2":"U","3":"U","4":"U"}}
+{"sig":"<n+s-:a<n>>","args":[1],"ctx":5,"error":{"code":"T0411","index":2}}
+{"sig":"<a<n>+:o>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<n>+:o>","args":[1],"ctx":"ctx","result":{"0":[1],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a<n>+:o>","args":["s"],"ctx":"ctx","error":{"code":"T0412","index":1}}
+{"sig":"<s?n+:a<n>>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<s?n+:a<n>>","args":[1],"ctx":"ctx","result":{"0":1,"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<(sf)>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<(sf)>","args":["s"],"ctx":"ctx","result":{"0":"s","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<(ns)-:n>","args":[],"ctx":"ctx","result":{"0":"ctx","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<(ns)-:n>","args":[],"ctx":[1],"error":{"code":"T0411","index":1}}
+{"sig":"<(ns)-:n>","args":[1,2],"ctx":"ctx","error":{"code":"T0410","index":2}}
+{"sig":"<-s?>","args":[],"ctx":"ctx","result":{"0":"ctx","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<-s?>","args":[1],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<?-s?>","args":[],"ctx":"ctx","error":{"code":"T0411","index":1}}
+{"sig":"<?-s?>","args":[1],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<?-s?>","args":["s"],"ctx":"ctx","result":{"0":"s","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<n-->","args":[],"ctx":"ctx","result":{"0":"ctx","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<n-->","args":["s"],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<s>s?:s>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<s>s?:s>","args":[1],"ctx":"ctx","error":{"code":"T0412","index":1}}
+{"sig":"<a<s>s?:s>","args":["s"],"ctx":"ctx","result":{"0":["s"],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<afj?:j>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<afj?:j>","args":["s",{"$f":1}],"ctx":"ctx","result":{"0":["s"],"1":"F","2":"U","3":"U","4":"U"}}
+{"sig":"<o-f?:o>","args":[],"ctx":"ctx","error":{"code":"T0411","index":1}}
+{"sig":"<o-f?:o>","args":[],"ctx":{"$u":1},"result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<o-f?:o>","args":[1],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<x-s:x>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<x-s:x>","args":["s"],"ctx":"ctx","result":{"0":"ctx","1":"s","2":"U","3":"U","4":"U"}}
+{"sig":"<xx:a>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<xx:a>","args":[1,2],"ctx":"ctx","result":{"0":1,"1":2,"2":"U","3":"U","4":"U"}}
+{"sig":"<s-(sf)(sf)n?:s>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<s-(sf)(sf)n?:s>","args":["s",{"$f":1}],"ctx":"ctx","result":{"0":"ctx","1":"s","2":"F","3":"U","4":"U"}}
+{"sig":"<s-(sf)(sf)n?:s>","args":["s",{"$f":1}],"ctx":5,"error":{"code":"T0411","index":1}}
+{"sig":"<n+?n>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<n+?n>","args":[1,2],"ctx":"ctx","result":{"0":1,"1":2,"2":"U","3":"U","4":"U"}}
+{"sig":"<n??n>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<n??n>","args":[1],"ctx":"ctx","result":{"0":1,"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a>","args":[1],"ctx":"ctx","result":{"0":[1],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<j>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<j>","args":[1],"ctx":"ctx","result":{"0":1,"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<f>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<f>","args":[{"$f":1}],"ctx":"ctx","result":{"0":"F","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<l>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<l>","args":[{"$u":1}],"ctx":"ctx","result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<b>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<b>","args":[{"$u":1}],"ctx":"ctx","result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<o>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<o>","args":[{"$u":1}],"ctx":"ctx","result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<s->","args":[],"ctx":"ctx","result":{"0":"ctx","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<s->","args":[],"ctx":5,"error":{"code":"T0411","index":1}}
+{"sig":"<s->","args":[1],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<o>:o>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<o>:o>","args":[1],"ctx":"ctx","error":{"code":"T0412","index":1}}
+{"sig":"<a<o>:o>","args":[{"$u":1}],"ctx":"ctx","result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a<a>>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<a>>","args":[1],"ctx":"ctx","error":{"code":"T0412","index":1}}
+{"sig":"<a<a>>","args":[{"$u":1}],"ctx":"ctx","result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a<>>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<>>","args":[1],"ctx":"ctx","error":{"code":"T0412","index":1}}
+{"sig":"<a<>>","args":[{"$u":1}],"ctx":"ctx","result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a-n>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a-n>","args":[1],"ctx":"ctx","result":{"0":"ctx","1":1,"2":"U","3":"U","4":"U"}}
+{"sig":"<a?a?>","args":[],"ctx":"ctx","result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a?a?>","args":["s",1,2],"ctx":"ctx","error":{"code":"T0410","index":3}}
+{"sig":"<x+>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<x+>","args":[1],"ctx":"ctx","result":{"0":1,"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<j+n>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<j+n>","args":[1,2],"ctx":"ctx","result":{"0":1,"1":2,"2":"U","3":"U","4":"U"}}
+{"sig":"<n?n?n>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<n?n?n>","args":[1],"ctx":"ctx","result":{"0":1,"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<s+?s>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<s+?s>","args":["s","s","s"],"ctx":"ctx","result":{"0":"s","1":"s","2":"s","3":"U","4":"U"}}
+{"sig":"<a<n>->","args":[],"ctx":"ctx","result":{"0":"ctx","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a<n>->","args":["s"],"ctx":"ctx","error":{"code":"T0412","index":1}}
+{"sig":"<a<n>->","args":[1,2],"ctx":"ctx","error":{"code":"T0410","index":2}}
+{"sig":"<u>","args":[],"ctx":"ctx","result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<u>","args":[1],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<ab+>","args":[],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<ab+>","args":[1,{"$u":1}],"ctx":"ctx","result":{"0":[1],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<f>","args":[[1,"a"]],"ctx":{"$u":1},"error":{"code":"T0410","index":1}}
+{"sig":"<s-nn?:s>","args":["s",1],"ctx":[1],"result":{"0":"s","1":1,"2":"U","3":"U","4":"U"}}
+{"sig":"<x-b?:s>","args":[[1,2],{"$f":1},1],"ctx":5,"error":{"code":"T0410","index":2}}
+{"sig":"<a+>","args":["s","s","s"],"ctx":[1],"result":{"0":["s"],"1":["s"],"2":["s"],"3":"U","4":"U"}}
+{"sig":"<b>","args":["s",1,2],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<>>","args":[{"k":1}],"ctx":{"$u":1},"error":{"code":"T0412","index":1}}
+{"sig":"<l>","args":[],"ctx":{"$u":1},"error":{"code":"T0410","index":1}}
+{"sig":"<a<s>s?:s>","args":[null],"ctx":{"$u":1},"error":{"code":"T0412","index":1}}
+{"sig":"<x-b?:s>","args":[[1,"a"]],"ctx":{"$u":1},"result":{"0":[1,"a"],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<l>","args":[{"k":1},{"$f":1}],"ctx":[1],"error":{"code":"T0410","index":1}}
+{"sig":"<s?n+:a<n>>","args":[1],"ctx":{"$u":1},"result":{"0":1,"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<n?n?n>","args":[[1,"a"]],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<o>","args":[],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<u>","args":[],"ctx":{"$u":1},"result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<afj?:j>","args":[1,2],"ctx":{"$u":1},"error":{"code":"T0410","index":2}}
+{"sig":"<af>","args":[1,{"$u":1}],"ctx":[1],"error":{"code":"T0410","index":2}}
+{"sig":"<(ns)-:n>","args":[[1,2],{"$f":1},1],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<n>+:o>","args":[{"k":1}],"ctx":"ctx","error":{"code":"T0412","index":1}}
+{"sig":"<af>","args":[[{"k":1}]],"ctx":{"$u":1},"error":{"code":"T0410","index":2}}
+{"sig":"<a<s>s?:s>","args":[[1,2]],"ctx":"ctx","error":{"code":"T0412","index":1}}
+{"sig":"<a-n>","args":[1,{"$u":1}],"ctx":5,"result":{"0":[1],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<j>","args":[{"$u":1},1],"ctx":"ctx","error":{"code":"T0410","index":2}}
+{"sig":"<n-->","args":["s",1],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<n>->","args":["s",1],"ctx":5,"error":{"code":"T0410","index":2}}
+{"sig":"<x+>","args":["s"],"ctx":5,"result":{"0":"s","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<u>","args":[{"k":1}],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<x-s:x>","args":[[1,2]],"ctx":[1],"error":{"code":"T0410","index":2}}
+{"sig":"<s-nn?:s>","args":["s",{"$f":1}],"ctx":[1],"error":{"code":"T0410","index":2}}
+{"sig":"<a<s>s?:s>","args":[{"$u":1}],"ctx":{"$u":1},"result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<n?n?n>","args":[[1,2],[1,2]],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<ab+>","args":[[{"k":1}]],"ctx":{"$u":1},"error":{"code":"T0410","index":2}}
+{"sig":"<j+n>","args":[[[1]]],"ctx":5,"error":{"code":"T0410","index":2}}
+{"sig":"<n+s-:a<n>>","args":[1,2],"ctx":[1],"error":{"code":"T0411","index":3}}
+{"sig":"<nn+:a>","args":[true],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<s-(sf)(sf)n?:s>","args":[[1,"a"]],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<x-s:x>","args":["s",1,2],"ctx":"ctx","error":{"code":"T0410","index":2}}
+{"sig":"<xx:a>","args":["s",{"$u":1},{"$u":1}],"ctx":"ctx","error":{"code":"T0410","index":3}}
+{"sig":"<j+n>","args":[true],"ctx":[1],"error":{"code":"T0410","index":2}}
+{"sig":"<a-n>","args":[1,2],"ctx":{"$u":1},"result":{"0":[1],"1":2,"2":"U","3":"U","4":"U"}}
+{"sig":"<ab+>","args":[{"$u":1}],"ctx":"ctx","error":{"code":"T0410","index":2}}
+{"sig":"<n-->","args":["s","s","s"],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<u>","args":["s",{"$f":1}],"ctx":{"$u":1},"error":{"code":"T0410","index":1}}
+{"sig":"<a?a?>","args":[{"$u":1}],"ctx":5,"result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a<n>+:o>","args":[[1,2],[1,2]],"ctx":5,"result":{"0":[1,2],"1":[1,2],"2":"U","3":"U","4":"U"}}
+{"sig":"<a<s>s?:s>","args":[1,2,"s"],"ctx":"ctx","error":{"code":"T0410","index":2}}
+{"sig":"<n-->","args":[[[1]]],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<n-->","args":[1,2,1,2],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a>","args":["s"],"ctx":{"$u":1},"result":{"0":["s"],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<n-->","args":[1,2],"ctx":{"$u":1},"error":{"code":"T0410","index":1}}
+{"sig":"<x+>","args":[[1,"a"]],"ctx":"ctx","result":{"0":[1,"a"],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<j>","args":[],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<a-n>","args":[{"$u":1}],"ctx":{"$u":1},"result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<af>","args":[{"$u":1},1],"ctx":{"$u":1},"error":{"code":"T0410","index":2}}
+{"sig":"<n??n>","args":[null],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<x-b?:s>","args":[1,2,1,2],"ctx":{"$u":1},"error":{"code":"T0410","index":2}}
+{"sig":"<(ns)-:n>","args":["s",1],"ctx":{"$u":1},"error":{"code":"T0410","index":2}}
+{"sig":"<-s?>","args":[[[1]]],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<o>","args":["s",{"$f":1}],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<n-->","args":["s",{"$u":1},{"$u":1}],"ctx":{"$u":1},"error":{"code":"T0410","index":1}}
+{"sig":"<a<a>>","args":[[[1]]],"ctx":"ctx","result":{"0":[[1]],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a<n>->","args":[[1,2],[1,2]],"ctx":[1],"error":{"code":"T0410","index":2}}
+{"sig":"<a+>","args":[[1,2],{"$f":1}],"ctx":[1],"result":{"0":[1,2],"1":[null],"2":"U","3":"U","4":"U"}}
+{"sig":"<n-->","args":[[1,2]],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<nn+:a>","args":[{"$u":1},1],"ctx":{"$u":1},"result":{"0":"U","1":1,"2":"U","3":"U","4":"U"}}
+{"sig":"<a?a?>","args":[[1,2]],"ctx":{"$u":1},"result":{"0":[1,2],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<x-s:x>","args":[{"$u":1}],"ctx":5,"result":{"0":5,"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<?-s?>","args":[[1,"a"]],"ctx":{"$u":1},"error":{"code":"T0410","index":1}}
+{"sig":"<(ns)-:n>","args":[{"$u":1},1],"ctx":{"$u":1},"error":{"code":"T0410","index":2}}
+{"sig":"<b>","args":[1],"ctx":[1],"error":{"code":"T0410","index":1}}
+{"sig":"<a?a?>","args":["s",{"$f":1}],"ctx":[1],"result":{"0":["s"],"1":[null],"2":"U","3":"U","4":"U"}}
+{"sig":"<(ns)-:n>","args":[[1,2],[1,2]],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<xx:a>","args":[[1,2],[1,2]],"ctx":5,"result":{"0":[1,2],"1":[1,2],"2":"U","3":"U","4":"U"}}
+{"sig":"<a<n>:n>","args":[{"$u":1}],"ctx":[1],"result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<s-nn?:s>","args":[true],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a<n>+:o>","args":[{"k":1}],"ctx":5,"error":{"code":"T0412","index":1}}
+{"sig":"<u>","args":[1,2],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<n?s>","args":[[[1]]],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a>","args":[[[1]]],"ctx":{"$u":1},"result":{"0":[[1]],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<n?n?n>","args":[],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<(ns)-:n>","args":[1,2,1,2],"ctx":[1],"error":{"code":"T0410","index":2}}
+{"sig":"<a+>","args":[{"$u":1}],"ctx":"ctx","result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<n?s>","args":[1,2],"ctx":"ctx","error":{"code":"T0410","index":2}}
+{"sig":"<n-->","args":[[1,2],{"$f":1},1],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<s+?s>","args":["s",1],"ctx":[1],"error":{"code":"T0410","index":2}}
+{"sig":"<b>","args":[[1,2]],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<a>","args":[{"$u":1}],"ctx":{"$u":1},"result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a<n>->","args":[{"$u":1}],"ctx":{"$u":1},"result":{"0":"U","1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a+>","args":[[{"k":1}]],"ctx":5,"result":{"0":[{"k":1}],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<b>","args":[1,2,"s"],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<n??n>","args":[[1,2],{"$f":1}],"ctx":[1],"error":{"code":"T0410","index":1}}
+{"sig":"<x+>","args":[{"k":1},{"$f":1}],"ctx":{"$u":1},"result":{"0":{"k":1},"1":"F","2":"U","3":"U","4":"U"}}
+{"sig":"<a<o>:o>","args":[[1,2]],"ctx":"ctx","error":{"code":"T0412","index":1}}
+{"sig":"<ab+>","args":["s",1],"ctx":5,"error":{"code":"T0410","index":2}}
+{"sig":"<af>","args":["s",1,2],"ctx":5,"error":{"code":"T0410","index":2}}
+{"sig":"<a<>>","args":[[1,2],{"$f":1},1],"ctx":5,"error":{"code":"T0410","index":2}}
+{"sig":"<(ns)-:n>","args":[1,{"$u":1}],"ctx":"ctx","error":{"code":"T0410","index":2}}
+{"sig":"<o>","args":["s"],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<s?n+:a<n>>","args":[],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<a<n>+:o>","args":[[1,2],[1,2]],"ctx":"ctx","result":{"0":[1,2],"1":[1,2],"2":"U","3":"U","4":"U"}}
+{"sig":"<a<n>:n>","args":[1,2,1,2],"ctx":[1],"error":{"code":"T0410","index":2}}
+{"sig":"<n+s-:a<n>>","args":[1,2],"ctx":5,"error":{"code":"T0411","index":3}}
+{"sig":"<x-b?:s>","args":[[{"k":1}]],"ctx":{"$u":1},"result":{"0":[{"k":1}],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<a+>","args":[null],"ctx":"ctx","result":{"0":[null],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<s?n+:a<n>>","args":["s"],"ctx":5,"error":{"code":"T0410","index":2}}
+{"sig":"<af>","args":[[1,2],{"$f":1}],"ctx":{"$u":1},"result":{"0":[1,2],"1":"F","2":"U","3":"U","4":"U"}}
+{"sig":"<-s?>","args":[[{"k":1}]],"ctx":5,"error":{"code":"T0410","index":1}}
+{"sig":"<o-f?:o>","args":[[1,2]],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<n+?n>","args":[true],"ctx":{"$u":1},"error":{"code":"T0410","index":1}}
+{"sig":"<ab+>","args":[{"k":1},{"$f":1}],"ctx":5,"error":{"code":"T0410","index":2}}
+{"sig":"<s-nn?:s>","args":[{"$u":1},1],"ctx":[1],"result":{"0":"U","1":1,"2":"U","3":"U","4":"U"}}
+{"sig":"<s?n+:a<n>>","args":[["a"]],"ctx":"ctx","error":{"code":"T0410","index":1}}
+{"sig":"<-s?>","args":[[1,2]],"ctx":{"$u":1},"error":{"code":"T0410","index":1}}
+{"sig":"<a>","args":[true],"ctx":5,"result":{"0":[true],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<n??n>","args":[1,2],"ctx":5,"result":{"0":1,"1":2,"2":"U","3":"U","4":"U"}}
+{"sig":"<xx:a>","args":[["a"]],"ctx":"ctx","error":{"code":"T0410","index":2}}
+{"sig":"<n??n>","args":[[[1]]],"ctx":{"$u":1},"error":{"code":"T0410","index":1}}
+{"sig":"<afj?:j>","args":[[{"k":1}]],"ctx":[1],"error":{"code":"T0410","index":2}}
+{"sig":"<n?n?n>","args":[1,{"$u":1}],"ctx":5,"result":{"0":1,"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<x+>","args":[[{"k":1}]],"ctx":[1],"result":{"0":[{"k":1}],"1":"U","2":"U","3":"U","4":"U"}}
+{"sig":"<x-s:x>","args":[1,{"$u":1}],"ctx":"ctx","result":{"0":1,"1":"U","2":"U","3":"U","4":"U"}}
+"##;
+}

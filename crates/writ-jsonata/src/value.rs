@@ -69,9 +69,9 @@ pub(crate) enum Val {
     /// An object from the input document (or built without functions): shared, never copied.
     Object(Object),
     /// A list built by the evaluation: a sequence or an array, with its [`Flags`].
-    List(Rc<Vec<Val>>, Flags),
+    List(Rc<Items>, Flags),
     /// An object built by the evaluation that holds a function, so writ-core cannot hold it.
-    Record(Rc<Vec<(Str, Val)>>),
+    Record(Rc<Entries>),
     /// A function: a lambda, a built-in, a partial application, a regex, a composition.
     Function(Rc<Function>),
 }
@@ -127,6 +127,70 @@ impl From<bool> for Val {
 impl From<Str> for Val {
     fn from(s: Str) -> Val {
         Val::String(s)
+    }
+}
+
+/// The items of a built list.
+///
+/// A list can hold lists nested as deep as an evaluation's steps allow (`$reduce` can nest
+/// 100,000 levels in a few milliseconds), so dropping one must not recurse on the thread's
+/// stack: the drop of nested containers moves onto heap-grown stack segments.
+#[derive(Clone, Default, Debug)]
+pub(crate) struct Items(pub(crate) Vec<Val>);
+
+/// The entries of a built object, in key order; dropped like [`Items`].
+#[derive(Clone, Default, Debug)]
+pub(crate) struct Entries(pub(crate) Vec<(Str, Val)>);
+
+/// Whether dropping `value` may recurse into more built containers.
+fn nests(value: &Val) -> bool {
+    matches!(value, Val::List(..) | Val::Record(_) | Val::Function(_))
+}
+
+/// Drops `dropped` on a stack segment with room to spare.
+pub(crate) fn drop_deep<T>(dropped: T) {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, move || drop(dropped));
+}
+
+impl Drop for Items {
+    fn drop(&mut self) {
+        if self.0.iter().any(nests) {
+            drop_deep(std::mem::take(&mut self.0));
+        }
+    }
+}
+
+impl Drop for Entries {
+    fn drop(&mut self) {
+        if self.0.iter().any(|(_, value)| nests(value)) {
+            drop_deep(std::mem::take(&mut self.0));
+        }
+    }
+}
+
+impl std::ops::Deref for Items {
+    type Target = Vec<Val>;
+    fn deref(&self) -> &Vec<Val> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Items {
+    fn deref_mut(&mut self) -> &mut Vec<Val> {
+        &mut self.0
+    }
+}
+
+impl std::ops::Deref for Entries {
+    type Target = Vec<(Str, Val)>;
+    fn deref(&self) -> &Vec<(Str, Val)> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Entries {
+    fn deref_mut(&mut self) -> &mut Vec<(Str, Val)> {
+        &mut self.0
     }
 }
 
@@ -261,12 +325,22 @@ impl<'a> ObjectView<'a> {
 impl Val {
     /// A sequence of `items`.
     pub(crate) fn sequence(items: Vec<Val>) -> Val {
-        Val::List(Rc::new(items), Flags::SEQUENCE)
+        Val::List(Rc::new(Items(items)), Flags::SEQUENCE)
+    }
+
+    /// A list of `items` with `flags`.
+    pub(crate) fn list(items: Vec<Val>, flags: Flags) -> Val {
+        Val::List(Rc::new(Items(items)), flags)
+    }
+
+    /// A built object of `entries` (kept in the order given).
+    pub(crate) fn record(entries: Vec<(Str, Val)>) -> Val {
+        Val::Record(Rc::new(Entries(entries)))
     }
 
     /// A plain array of `items` (not a sequence).
     pub(crate) fn array(items: Vec<Val>) -> Val {
-        Val::List(Rc::new(items), Flags::NONE)
+        Val::List(Rc::new(Items(items)), Flags::NONE)
     }
 
     /// Whether this is "no value".
@@ -387,6 +461,9 @@ impl Val {
     }
 
     fn to_value_in_container(&self) -> Value {
+        if matches!(self, Val::List(..) | Val::Record(_)) {
+            return stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.to_value());
+        }
         match self {
             Val::Function(_) | Val::Undefined => Value::Null,
             other => other.to_value(),
@@ -437,10 +514,11 @@ pub(crate) fn deep_equal(lhs: &Val, rhs: &Val) -> bool {
         (Val::String(a), Val::String(b)) => a == b,
         (Val::Function(a), Val::Function(b)) => Rc::ptr_eq(a, b),
         _ => {
+            let deeper = |x: &Val, y: &Val| stacker::maybe_grow(64 * 1024, 1024 * 1024, || deep_equal(x, y));
             if let (Some(a), Some(b)) = (lhs.as_array(), rhs.as_array()) {
-                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| deep_equal(&x, &y))
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| deeper(&x, &y))
             } else if let (Some(a), Some(b)) = (lhs.as_object(), rhs.as_object()) {
-                a.len() == b.len() && a.entries().all(|(k, v)| b.get(&k).is_some_and(|w| deep_equal(&v, &w)))
+                a.len() == b.len() && a.entries().all(|(k, v)| b.get(&k).is_some_and(|w| deeper(&v, &w)))
             } else {
                 false
             }

@@ -14,9 +14,10 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ("writ-core", &[]),
     ("writ-cells", &["writ-core"]),
     ("writ-js", &["writ-core"]),
-    ("writ-cli", &["writ-core", "writ-cells", "writ-js"]),
+    ("writ-jsonata", &["writ-core"]),
+    ("writ-cli", &["writ-core", "writ-cells", "writ-js", "writ-jsonata"]),
     ("writ-testkit", &["writ-core"]),
-    ("writ-bench", &["writ-core", "writ-js"]),
+    ("writ-bench", &["writ-core", "writ-js", "writ-jsonata"]),
 ];
 
 fn manifests() -> Vec<PathBuf> {

@@ -15,19 +15,68 @@ use crate::error::{Error, Result};
 use crate::eval::Cx;
 use crate::value::Val;
 
+/// The numeric built-ins.
 pub(super) const TABLE: &[Builtin] = &[
-    Builtin { name: "number", signature: "<(nsb)-:n>", imp: number },
-    Builtin { name: "abs", signature: "<n-:n>", imp: abs },
-    Builtin { name: "floor", signature: "<n-:n>", imp: floor },
-    Builtin { name: "ceil", signature: "<n-:n>", imp: ceil },
-    Builtin { name: "round", signature: "<n-n?:n>", imp: round },
-    Builtin { name: "power", signature: "<n-n:n>", imp: power },
-    Builtin { name: "sqrt", signature: "<n-:n>", imp: sqrt },
-    Builtin { name: "random", signature: "<:n>", imp: random },
-    Builtin { name: "formatNumber", signature: "<n-so?:s>", imp: format_number },
-    Builtin { name: "formatBase", signature: "<n-n?:s>", imp: format_base },
-    Builtin { name: "formatInteger", signature: "<n-s:s>", imp: format_integer },
-    Builtin { name: "parseInteger", signature: "<s-s:n>", imp: parse_integer },
+    Builtin {
+        name: "number",
+        signature: "<(nsb)-:n>",
+        imp: number,
+    },
+    Builtin {
+        name: "abs",
+        signature: "<n-:n>",
+        imp: abs,
+    },
+    Builtin {
+        name: "floor",
+        signature: "<n-:n>",
+        imp: floor,
+    },
+    Builtin {
+        name: "ceil",
+        signature: "<n-:n>",
+        imp: ceil,
+    },
+    Builtin {
+        name: "round",
+        signature: "<n-n?:n>",
+        imp: round,
+    },
+    Builtin {
+        name: "power",
+        signature: "<n-n:n>",
+        imp: power,
+    },
+    Builtin {
+        name: "sqrt",
+        signature: "<n-:n>",
+        imp: sqrt,
+    },
+    Builtin {
+        name: "random",
+        signature: "<:n>",
+        imp: random,
+    },
+    Builtin {
+        name: "formatNumber",
+        signature: "<n-so?:s>",
+        imp: format_number,
+    },
+    Builtin {
+        name: "formatBase",
+        signature: "<n-n?:s>",
+        imp: format_base,
+    },
+    Builtin {
+        name: "formatInteger",
+        signature: "<n-s:s>",
+        imp: format_integer,
+    },
+    Builtin {
+        name: "parseInteger",
+        signature: "<s-s:n>",
+        imp: parse_integer,
+    },
 ];
 
 /// Argument `i` as a number, `None` when absent or undefined.
@@ -67,9 +116,7 @@ fn number(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
             let units = s.to_utf16();
             cx.steps(units.len() as u64)?;
             let value = jsnum::string_to_number(&units);
-            if is_json_number(&units) && value.is_finite() {
-                value
-            } else if looks_radix_prefixed(&units) {
+            if (is_json_number(&units) && value.is_finite()) || looks_radix_prefixed(&units) {
                 value
             } else {
                 let mut text = String::new();
@@ -83,7 +130,10 @@ fn number(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 
 /// `-?[0-9]+(\.[0-9]+)?([Ee][-+]?[0-9]+)?`, the whole text.
 fn is_json_number(text: &[u16]) -> bool {
-    let digits = |from: usize| text.get(from..).map_or(0, |t| t.iter().take_while(|u| (0x30..=0x39).contains(*u)).count());
+    let digits = |from: usize| {
+        text.get(from..)
+            .map_or(0, |t| t.iter().take_while(|u| (0x30..=0x39).contains(*u)).count())
+    };
     let mut i = usize::from(text.first() == Some(&0x2D));
     let int = digits(i);
     if int == 0 {
@@ -117,7 +167,9 @@ fn is_json_number(text: &[u16]) -> bool {
 fn looks_radix_prefixed(text: &[u16]) -> bool {
     let is = |u: Option<&u16>, f: fn(char) -> bool| u.and_then(|&u| char::from_u32(u32::from(u))).is_some_and(f);
     let starts_hex = matches!(text, [0x30, 0x78 | 0x58, ..]) && is(text.get(2), |c| c.is_ascii_hexdigit());
-    let has_octal = text.windows(3).any(|w| w[0] == 0x30 && matches!(w[1], 0x6F | 0x4F) && (0x30..=0x37).contains(&w[2]));
+    let has_octal = text
+        .windows(3)
+        .any(|w| w[0] == 0x30 && matches!(w[1], 0x6F | 0x4F) && (0x30..=0x37).contains(&w[2]));
     let binary_digits = text.iter().rev().take_while(|&&u| u == 0x30 || u == 0x31).count();
     let ends_binary = binary_digits > 0
         && text.len() >= binary_digits + 2
@@ -199,7 +251,11 @@ fn format_base(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     if !(2.0..=36.0).contains(&radix) {
         return Err(Error::new("D3100").value(number_value(radix)).at(cx.position));
     }
-    let text = if radix == 10.0 { js_number_to_string(value) } else { jsnum::integer_to_radix(value, radix as u32) };
+    let text = if radix == 10.0 {
+        js_number_to_string(value)
+    } else {
+        jsnum::integer_to_radix(value, radix as u32)
+    };
     jsnum::reserve(cx, text.len())?;
     Ok(Val::String(Str::from(text.as_str())))
 }
@@ -226,7 +282,137 @@ fn parse_integer(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
+    use writ_core::Value;
+
     use super::*;
+    use crate::{Expression, FixedHost, JsonataLimits, Options};
+
+    /// Evaluates `source` with no input: the result as JSON, `undefined`, or the error's code.
+    fn run_with(source: &str, limits: JsonataLimits) -> String {
+        let options = Options {
+            limits,
+            host: Arc::new(FixedHost::new(0.0, 7)),
+            ..Options::default()
+        };
+        match Expression::compile(source).and_then(|e| e.evaluate(&Value::Undefined, &options)) {
+            Ok(Value::Undefined) => "undefined".to_owned(),
+            Ok(value) => value.to_json_string().unwrap_or_default(),
+            Err(error) => error.code.to_owned(),
+        }
+    }
+
+    /// [`run_with`] under the default limits.
+    fn run(source: &str) -> String {
+        run_with(source, JsonataLimits::default())
+    }
+
+    #[test]
+    fn casts_to_numbers() {
+        assert_eq!(run(r#"$number("0x1F")"#), "31");
+        assert_eq!(run(r#"$number("-1.5e2")"#), "-150");
+        assert_eq!(run("$number(true)"), "1");
+        assert_eq!(run(r#"$number("1e400")"#), "D3030");
+        assert_eq!(run(r#"$number(" 1")"#), "D3030");
+        assert_eq!(run("$number(nothing)"), "undefined");
+        let Err(error) =
+            Expression::compile(r#"$number("abc")"#).and_then(|e| e.evaluate(&Value::Undefined, &Options::default()))
+        else {
+            panic!("abc is not a number");
+        };
+        assert_eq!(error.value.as_deref(), Some(r#""abc""#));
+    }
+
+    #[test]
+    fn arithmetic_like_javascript() {
+        assert_eq!(run("$round(2.5)"), "2");
+        assert_eq!(run("$round(-7.5)"), "-8");
+        assert_eq!(run("$round(4.525, 2)"), "4.52");
+        assert_eq!(run("$round(12350, -2)"), "12400");
+        assert_eq!(run("$power(2, 10)"), "1024");
+        assert_eq!(run("$power(-8, 1/3)"), "D3061");
+        assert_eq!(run("$power(10, 400)"), "D3061");
+        assert_eq!(run("$sqrt(-1)"), "D3060");
+        assert_eq!(run("$sqrt(2)"), "1.4142135623730951");
+        assert_eq!(run("[$floor(-3.5), $ceil(-3.5), $abs(-3.5)]"), "[-4,-3,3.5]");
+        assert_eq!(run("$random() < 1"), "true");
+    }
+
+    #[test]
+    fn formats_numbers_with_pictures() {
+        assert_eq!(run(r##"$formatNumber(12345.6, "#,###.00")"##), r#""12,345.60""#);
+        assert_eq!(run(r##"$formatNumber(1234.5678, "00.000e0")"##), r#""12.346e2""#);
+        assert_eq!(
+            run(r##"$formatNumber(-1234.5, "#,##0.0;(#,##0.0)")"##),
+            r#""(1,234.5)""#
+        );
+        assert_eq!(run(r##"$formatNumber(0.125, "#.00")"##), r#"".12""#);
+        assert_eq!(
+            run(r##"$formatNumber(1234.5, "#.##0,00", {"decimal-separator": ",", "grouping-separator": "."})"##),
+            r#""1.234,50""#
+        );
+        assert_eq!(
+            run(r##"$formatNumber(1234, "#,##٠", {"zero-digit": "٠"})"##),
+            r#""١,٢٣٤""#
+        );
+        // An ASCII 0 is not of that family: it is passive, a suffix.
+        assert_eq!(
+            run(r##"$formatNumber(1234, "#,##0", {"zero-digit": "٠"})"##),
+            r#""١٢,٣٤0""#
+        );
+        assert_eq!(run(r##"$formatNumber(1e21, "#,###")"##), r#""1e,+21""#);
+        assert_eq!(run(r##"$formatNumber(1, "#;#;#")"##), "D3080");
+        assert_eq!(run(r##"$formatNumber(1, "#0.#0")"##), "D3091");
+        assert_eq!(run(r##"$formatNumber(1, "0.0e0%")"##), "D3092");
+        assert_eq!(run(r##"$formatNumber(1, "0." & $pad("", 101, "0"))"##), "D3137");
+    }
+
+    #[test]
+    fn formats_integers_with_pictures() {
+        assert_eq!(run("$formatBase(255, 16)"), r#""ff""#);
+        assert_eq!(run("$formatBase(99.5, 2.5)"), r#""1100100""#);
+        assert_eq!(run("$formatBase(1, 37)"), "D3100");
+        assert_eq!(run("$formatInteger(1234567, '#,##0')"), r#""1,234,567""#);
+        assert_eq!(run("$formatInteger(12, '#:###,##0')"), r#"",:12""#);
+        assert_eq!(run("$formatInteger(112, '0;o')"), r#""112th""#);
+        assert_eq!(
+            run("$formatInteger(3731, 'Ww;o')"),
+            r#""Three Thousand, Seven Hundred and Thirty-First""#
+        );
+        assert_eq!(run("$formatInteger(1984, 'I')"), r#""MCMLXXXIV""#);
+        assert_eq!(run("$formatInteger(28, 'A')"), r#""AB""#);
+        assert_eq!(run("$formatInteger(12, '٠٠٠')"), r#""٠١٢""#);
+        assert_eq!(run("$formatInteger(12, '#0٠')"), "D3131");
+        assert_eq!(run("$formatInteger(12, '#')"), "D3130");
+    }
+
+    #[test]
+    fn parses_integers_with_pictures() {
+        assert_eq!(run("$parseInteger('1,234,567', '#,##0')"), "1234567");
+        assert_eq!(run("$parseInteger('twenty-first', 'w;o')"), "21");
+        assert_eq!(
+            run("$parseInteger('one thousand, nine hundred and eighty-four', 'w')"),
+            "1984"
+        );
+        assert_eq!(run("$parseInteger('xcix', 'i')"), "99");
+        assert_eq!(run("$parseInteger('AB', 'A')"), "28");
+        assert_eq!(run("$parseInteger('0x1A', '0')"), "26");
+        assert_eq!(run("$parseInteger('12', '#')"), "D3130");
+    }
+
+    #[test]
+    fn big_pictures_are_charged() {
+        assert_eq!(run("$formatInteger(1e300, 'I')"), "U1007");
+        assert_eq!(run("$formatInteger(1e11, 'I')"), "U1006");
+        let few_steps = JsonataLimits {
+            steps: Some(1000),
+            ..JsonataLimits::default()
+        };
+        assert_eq!(run_with("$formatInteger(1, $pad('', 5000, '0'))", few_steps), "U1006");
+        assert_eq!(run_with("$formatNumber(1, $pad('', 5000, '0'))", few_steps), "U1006");
+        assert_eq!(run("$length($formatInteger(1, $pad('', 100000, '0')))"), "100000");
+    }
 
     fn u(s: &str) -> Vec<u16> {
         text::units(s)

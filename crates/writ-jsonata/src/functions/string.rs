@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use writ_core::{Object, Str, Value};
+use writ_core::{Object, Shape, Str, Value};
 
 use super::Builtin;
 use crate::error::{Error, Result};
@@ -614,7 +614,7 @@ fn occurrences(cx: &mut Cx<'_>, text: &Str, needle: &Str, limit: Option<f64>) ->
     Ok(found)
 }
 
-/// Builds a string from pieces of `text` and other strings, charging its length first.
+/// A piece of a result being assembled from a text and other strings.
 enum Piece {
     /// Code units `start..end` of the text.
     Span(usize, usize),
@@ -1175,8 +1175,9 @@ fn match_(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     if limit.is_none_or(|limit| limit > 0.0) {
         let matcher = args.get(1).cloned().unwrap_or_default();
         let mut found = Matches::first(cx, &matcher, text)?;
+        let shape = Shape::new(&[Str::from("match"), Str::from("index"), Str::from("groups")]);
         while !found.done() && within(results.len(), limit) {
-            results.push(match_object(cx, &found)?);
+            results.push(match_object(cx, &found, shape.as_ref())?);
             found.advance(cx)?;
         }
     }
@@ -1184,8 +1185,8 @@ fn match_(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     Ok(Val::sequence(results))
 }
 
-/// One item of `$match`'s result.
-fn match_object(cx: &mut Cx<'_>, found: &Matches<'_>) -> Result<Val> {
+/// One item of `$match`'s result (`shape` holds its three keys, shared by every item).
+fn match_object(cx: &mut Cx<'_>, found: &Matches<'_>, shape: Option<&Shape>) -> Result<Val> {
     let matched = found.matched(cx)?;
     let groups = found.groups(cx)?;
     if let Matches::Regex { .. } = found {
@@ -1200,11 +1201,17 @@ fn match_object(cx: &mut Cx<'_>, found: &Matches<'_>) -> Result<Val> {
             })
             .map(|items| Value::Array(items.collect()))
             .unwrap_or(Value::Undefined);
-        return Ok(Val::Object(Object::from_entries(vec![
-            (Str::from("match"), matched.to_value()),
-            (Str::from("index"), Value::Number(found.start()?)),
-            (Str::from("groups"), groups),
-        ])));
+        let values = [matched.to_value(), Value::Number(found.start()?), groups];
+        return Ok(Val::Object(match shape {
+            Some(shape) => shape.build(values.into_iter()),
+            None => Object::from_entries(
+                ["match", "index", "groups"]
+                    .into_iter()
+                    .map(Str::from)
+                    .zip(values)
+                    .collect(),
+            ),
+        }));
     }
     let index = match &found {
         Matches::Custom { current } => field(current, "start"),

@@ -144,7 +144,10 @@ pub(super) struct Lexer {
 impl Lexer {
     /// A tokenizer at the start of `source`.
     pub(super) fn new(source: &str) -> Lexer {
-        Lexer { src: source.encode_utf16().collect(), pos: 0 }
+        Lexer {
+            src: source.encode_utf16().collect(),
+            pos: 0,
+        }
     }
 
     /// The text's length in UTF-16 units (the end token's position).
@@ -195,7 +198,10 @@ impl Lexer {
             let tok = self.regex()?;
             return Ok(Some(self.token(tok)));
         }
-        if let Some((_, _, op)) = DOUBLE.iter().find(|(a, b, _)| self.is(self.pos, *a) && self.is(self.pos + 1, *b)) {
+        if let Some((_, _, op)) = DOUBLE
+            .iter()
+            .find(|(a, b, _)| self.is(self.pos, *a) && self.is(self.pos + 1, *b))
+        {
             self.pos += 2;
             return Ok(Some(self.token(Tok::Op(op))));
         }
@@ -213,7 +219,10 @@ impl Lexer {
         if unit == u16::from(b'`') {
             self.pos += 1;
             let start = self.pos;
-            let Some(end) = self.src.get(start..).and_then(|rest| rest.iter().position(|&u| u == u16::from(b'`')))
+            let Some(end) = self
+                .src
+                .get(start..)
+                .and_then(|rest| rest.iter().position(|&u| u == u16::from(b'`')))
             else {
                 self.pos = self.src.len();
                 return Err(Error::new("S0105").at(self.pos));
@@ -224,7 +233,13 @@ impl Lexer {
         }
         let start = self.pos;
         let end = start
-            + self.src.get(start..).unwrap_or_default().iter().take_while(|&&u| !is_space(u) && single(u).is_none()).count();
+            + self
+                .src
+                .get(start..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|&&u| !is_space(u) && single(u).is_none())
+                .count();
         self.pos = end;
         let tok = if unit == u16::from(b'$') {
             Tok::Variable(self.slice(start + 1, end))
@@ -245,7 +260,10 @@ impl Lexer {
 
     /// A token ending here.
     fn token(&self, tok: Tok) -> Token {
-        Token { tok, position: self.pos }
+        Token {
+            tok,
+            position: self.pos,
+        }
     }
 
     /// A string literal opened by `quote` at the current position, with JSON's escapes.
@@ -346,7 +364,7 @@ impl Lexer {
         let start = self.pos;
         let mut depth: i64 = 0;
         while let Some(unit) = self.at(self.pos) {
-            if unit == u16::from(b'/') && depth == 0 && self.backslashes_before(self.pos) % 2 == 0 {
+            if unit == u16::from(b'/') && depth == 0 && self.backslashes_before(self.pos).is_multiple_of(2) {
                 let pattern = String::from_utf16_lossy(self.src.get(start..self.pos).unwrap_or_default());
                 if pattern.is_empty() {
                     return Err(Error::new("S0301").at(self.pos));
@@ -376,7 +394,13 @@ impl Lexer {
 
     /// How many backslashes come right before `at`.
     fn backslashes_before(&self, at: usize) -> usize {
-        self.src.get(..at).unwrap_or_default().iter().rev().take_while(|&&u| u == u16::from(b'\\')).count()
+        self.src
+            .get(..at)
+            .unwrap_or_default()
+            .iter()
+            .rev()
+            .take_while(|&&u| u == u16::from(b'\\'))
+            .count()
     }
 }
 
@@ -387,9 +411,9 @@ fn compile_regex(pattern: &str, flags: &str) -> Result<Pattern> {
     if let Some(twice) = ['i', 'm'].into_iter().find(|&flag| flags.matches(flag).count() > 1) {
         let mut quoted = String::new();
         writ_core::write_json_string(&Str::from(pattern), &mut quoted);
-        return Err(Error::new("S0303")
-            .value(quoted)
-            .detail(format!("Invalid regular expression /{pattern}/{flags}: the flag {twice} is given twice")));
+        return Err(Error::new("S0303").value(quoted).detail(format!(
+            "Invalid regular expression /{pattern}/{flags}: the flag {twice} is given twice"
+        )));
     }
     Pattern::new(pattern, flags)
 }

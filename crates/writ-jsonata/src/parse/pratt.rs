@@ -178,9 +178,12 @@ impl RawKind {
 
 /// The error for nesting past [`MAX_DEPTH`].
 pub(super) fn too_deep(position: usize) -> Error {
-    Error::new("U1001").at(position).value(MAX_DEPTH.to_string()).detail(format!(
-        "the expression nests deeper than {MAX_DEPTH} levels: flatten it, for example by binding parts to variables"
-    ))
+    Error::new("U1001")
+        .at(position)
+        .value(MAX_DEPTH.to_string())
+        .detail(format!(
+            "the expression nests deeper than {MAX_DEPTH} levels: flatten it, for example by binding parts to variables"
+        ))
 }
 
 /// A node at `position`, refused if it would be higher than [`MAX_DEPTH`].
@@ -189,7 +192,12 @@ fn node(kind: RawKind, position: usize) -> Result<Raw> {
     if height > MAX_DEPTH {
         return Err(too_deep(position));
     }
-    Ok(Raw { kind, position, keep_array: false, height })
+    Ok(Raw {
+        kind,
+        position,
+        keep_array: false,
+        height,
+    })
 }
 
 /// How tightly an operator token binds to its left (jsonata-js's `lbp`; 0 for all else).
@@ -253,7 +261,14 @@ impl Parser {
     /// Parses `source` into a raw tree.
     pub(super) fn parse(source: &str) -> Result<Raw> {
         let lexer = Lexer::new(source);
-        let mut parser = Parser { lexer, node: Token { tok: Tok::End, position: 0 }, depth: 0 };
+        let mut parser = Parser {
+            lexer,
+            node: Token {
+                tok: Tok::End,
+                position: 0,
+            },
+            depth: 0,
+        };
         parser.advance(None, false)?;
         let tree = parser.expression(0)?;
         if !matches!(parser.node.tok, Tok::End) {
@@ -265,14 +280,24 @@ impl Parser {
     /// Checks the current token is `expected` (when given) and moves to the next one. `infix`
     /// says the next token follows an operand (so `/` is division).
     fn advance(&mut self, expected: Option<&'static str>, infix: bool) -> Result<()> {
-        if let Some(id) = expected {
-            if self.node.id() != id {
-                let code = if matches!(self.node.tok, Tok::End) { "S0203" } else { "S0202" };
-                return Err(Error::new(code).at(self.node.position).token(self.node.text()).value(id));
-            }
+        if let Some(id) = expected
+            && self.node.id() != id
+        {
+            let code = if matches!(self.node.tok, Tok::End) {
+                "S0203"
+            } else {
+                "S0202"
+            };
+            return Err(Error::new(code)
+                .at(self.node.position)
+                .token(self.node.text())
+                .value(id));
         }
         self.node = match self.lexer.next(infix)? {
-            None => Token { tok: Tok::End, position: self.lexer.len() },
+            None => Token {
+                tok: Tok::End,
+                position: self.lexer.len(),
+            },
             Some(token) => {
                 if let Tok::Op(op @ ("!" | "~")) = token.tok {
                     return Err(Error::new("S0204").at(token.position).token(op));
@@ -408,13 +433,21 @@ impl Parser {
         let kind = match op {
             "." => {
                 let right = self.expression(75)?;
-                match left.kind {
+                return match left.kind {
                     RawKind::Dot(mut steps) => {
+                        // The chain's height grows only with this step's: no need to look
+                        // at the others again (a path may have any number of steps).
+                        let height = left.height.max(right.height + 1);
                         steps.push(right);
-                        RawKind::Dot(steps)
+                        Ok(Raw {
+                            kind: RawKind::Dot(steps),
+                            position,
+                            keep_array: false,
+                            height,
+                        })
                     }
-                    _ => RawKind::Dot(vec![left, right]),
-                }
+                    _ => node(RawKind::Dot(vec![left, right]), position),
+                };
             }
             "~>" => RawKind::Apply(Box::new(left), Box::new(self.expression(40)?)),
             "??" => RawKind::Coalesce(Box::new(left), Box::new(self.expression(0)?)),
@@ -465,7 +498,11 @@ impl Parser {
                 let RawKind::Variable(name) = right.kind else {
                     return Err(Error::new("S0214").at(right.position).token(op));
                 };
-                if op == "@" { RawKind::Focus(Box::new(left), name) } else { RawKind::Index(Box::new(left), name) }
+                if op == "@" {
+                    RawKind::Focus(Box::new(left), name)
+                } else {
+                    RawKind::Index(Box::new(left), name)
+                }
             }
             "?" => {
                 let then = self.expression(0)?;
@@ -510,11 +547,18 @@ impl Parser {
         let mut params = Vec::with_capacity(args.len());
         for (index, arg) in args.into_iter().enumerate() {
             let RawKind::Variable(name) = arg.kind else {
-                return Err(Error::new("S0208").at(arg.position).token(arg.text()).value((index + 1).to_string()));
+                return Err(Error::new("S0208")
+                    .at(arg.position)
+                    .token(arg.text())
+                    .value((index + 1).to_string()));
             };
             params.push(name);
         }
-        let signature = if self.node.is("<") { Some(self.signature()?) } else { None };
+        let signature = if self.node.is("<") {
+            Some(self.signature()?)
+        } else {
+            None
+        };
         self.advance(Some("{"), false)?;
         let body = self.expression(0)?;
         self.advance(Some("}"), false)?;

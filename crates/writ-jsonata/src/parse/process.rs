@@ -57,7 +57,13 @@ impl Out {
 
     /// A node with `seeking` slots.
     fn seeking(node: Node, seeking: Vec<SlotId>) -> Out {
-        Out { node, seeking, slot: None, last_seeking: Vec::new(), last_slot: None }
+        Out {
+            node,
+            seeking,
+            slot: None,
+            last_seeking: Vec::new(),
+            last_slot: None,
+        }
     }
 
     /// Whether the node is a path.
@@ -67,7 +73,12 @@ impl Out {
 
     /// A one-step path of this node; `stages` moves its predicate into the step's stages.
     fn into_path(self, stages: bool) -> Out {
-        let Out { mut node, seeking, slot, .. } = self;
+        let Out {
+            mut node,
+            seeking,
+            slot,
+            ..
+        } = self;
         if stages && !node.predicate.is_empty() {
             node.stages = std::mem::take(&mut node.predicate);
         }
@@ -97,7 +108,11 @@ impl Out {
 
     /// The seeking list of [`Out::step_mut`]'s step.
     fn step_seeking_mut(&mut self) -> &mut Vec<SlotId> {
-        if self.is_path() { &mut self.last_seeking } else { &mut self.seeking }
+        if self.is_path() {
+            &mut self.last_seeking
+        } else {
+            &mut self.seeking
+        }
     }
 }
 
@@ -155,7 +170,12 @@ impl Processor {
 
     /// The body of [`Processor::process`].
     fn process_here(&mut self, raw: Raw) -> Result<Out> {
-        let Raw { kind, position, keep_array, .. } = raw;
+        let Raw {
+            kind,
+            position,
+            keep_array,
+            ..
+        } = raw;
         let leaf = |kind| Out::plain(Node::new(kind, position));
         let mut out = match kind {
             RawKind::Name(name) => {
@@ -177,7 +197,10 @@ impl Processor {
             RawKind::Parent => {
                 let id = self.slots.len();
                 let label = Str::from(format!("!{id}"));
-                self.slots.push(Slot { label: label.clone(), level: 1 });
+                self.slots.push(Slot {
+                    label: label.clone(),
+                    level: 1,
+                });
                 let mut out = Out::plain(Node::new(Kind::Parent(label), position));
                 out.slot = Some(id);
                 out
@@ -190,7 +213,10 @@ impl Processor {
                 let mut seeking = Vec::new();
                 push_ancestry(&mut seeking, &lhs);
                 push_ancestry(&mut seeking, &rhs);
-                Out::seeking(Node::new(Kind::Binary(op, Box::new(lhs.node), Box::new(rhs.node)), position), seeking)
+                Out::seeking(
+                    Node::new(Kind::Binary(op, Box::new(lhs.node), Box::new(rhs.node)), position),
+                    seeking,
+                )
             }
             RawKind::Filter(lhs, rhs) => self.filter(*lhs, *rhs, position)?,
             RawKind::Group(lhs, pairs) => {
@@ -203,7 +229,10 @@ impl Processor {
                     let key = self.process(key)?.node;
                     processed.push((key, self.process(value)?.node));
                 }
-                result.node.group = Some(Box::new(Group { pairs: processed, position }));
+                result.node.group = Some(Box::new(Group {
+                    pairs: processed,
+                    position,
+                }));
                 result
             }
             RawKind::Sort(lhs, terms) => {
@@ -216,7 +245,10 @@ impl Processor {
                 for (descending, term) in terms {
                     let term = self.process(term)?;
                     push_ancestry(&mut seeking, &term);
-                    sorted.push(SortTerm { descending, expression: term.node });
+                    sorted.push(SortTerm {
+                        descending,
+                        expression: term.node,
+                    });
                 }
                 if let Kind::Path(steps) = &mut result.node.kind {
                     steps.push(Node::new(Kind::Sort(sorted), position));
@@ -311,13 +343,21 @@ impl Processor {
                     push_ancestry(&mut seeking, &arg);
                     processed.push(arg.node);
                 }
-                let call = Call { procedure: Box::new(self.process(*procedure)?.node), args: processed };
+                let call = Call {
+                    procedure: Box::new(self.process(*procedure)?.node),
+                    args: processed,
+                };
                 let kind = if partial { Kind::Partial(call) } else { Kind::Call(call) };
                 Out::seeking(Node::new(kind, position), seeking)
             }
             RawKind::Lambda(params, signature, body) => {
                 let body = tail_call(self.process(*body)?.node);
-                leaf(Kind::Lambda(Arc::new(Lambda { params, signature, body, thunk: false })))
+                leaf(Kind::Lambda(Arc::new(Lambda {
+                    params,
+                    signature,
+                    body,
+                    thunk: false,
+                })))
             }
             RawKind::Condition(condition, then, otherwise) => {
                 let mut seeking = Vec::new();
@@ -351,7 +391,11 @@ impl Processor {
                     Some(delete) => Some(self.process(*delete)?.node),
                     None => None,
                 };
-                leaf(Kind::Transform(Arc::new(Transform { pattern, update, delete })))
+                leaf(Kind::Transform(Arc::new(Transform {
+                    pattern,
+                    update,
+                    delete,
+                })))
             }
             RawKind::Block(expressions) => {
                 let mut seeking = Vec::new();
@@ -407,7 +451,12 @@ impl Processor {
         let mut checked = 0;
         for item in items {
             let rest = self.process(item)?;
-            let Out { node: result_node, last_seeking, last_slot, .. } = &mut result;
+            let Out {
+                node: result_node,
+                last_seeking,
+                last_slot,
+                ..
+            } = &mut result;
             let Kind::Path(steps) = &mut result_node.kind else {
                 break;
             };
@@ -515,9 +564,12 @@ impl Processor {
     fn seek_parent(&mut self, node: &mut Node, slot: SlotId) -> Result<()> {
         self.seeks += 1;
         if self.seeks > MAX_SEEKS {
-            return Err(Error::new("U1001").at(node.position).value(MAX_SEEKS.to_string()).detail(format!(
-                "the parent operators % of the expression walk back over more than {MAX_SEEKS} steps: use fewer %"
-            )));
+            return Err(Error::new("U1001")
+                .at(node.position)
+                .value(MAX_SEEKS.to_string())
+                .detail(format!(
+                    "the parent operators % of the expression walk back over more than {MAX_SEEKS} steps: use fewer %"
+                )));
         }
         match &mut node.kind {
             Kind::Name(_) | Kind::Wildcard => {
@@ -562,7 +614,12 @@ fn tail_call(node: Node) -> Node {
     match &mut node.kind {
         Kind::Call(_) if node.predicate.is_empty() => {
             let position = node.position;
-            let thunk = Lambda { params: Vec::new(), signature: None, body: node, thunk: true };
+            let thunk = Lambda {
+                params: Vec::new(),
+                signature: None,
+                body: node,
+                thunk: true,
+            };
             return Node::new(Kind::Lambda(Arc::new(thunk)), position);
         }
         Kind::Condition(_, then, otherwise) => {
@@ -620,10 +677,7 @@ fn finish(node: &mut Node, depth: usize, renames: &HashMap<Str, Str>) -> Result<
                 Ok(())
             }
             Kind::Path(nodes) | Kind::Array(nodes) | Kind::Block(nodes) => each(nodes),
-            Kind::Binary(_, a, b)
-            | Kind::Elvis(a, b)
-            | Kind::Coalesce(a, b)
-            | Kind::Apply(a, b) => {
+            Kind::Binary(_, a, b) | Kind::Elvis(a, b) | Kind::Coalesce(a, b) | Kind::Apply(a, b) => {
                 finish(a, below, renames)?;
                 finish(b, below, renames)
             }
@@ -646,8 +700,12 @@ fn finish(node: &mut Node, depth: usize, renames: &HashMap<Str, Str>) -> Result<
                 finish(&mut call.procedure, below, renames)?;
                 each(&mut call.args)
             }
-            Kind::Lambda(lambda) => Arc::get_mut(lambda).map_or(Ok(()), |lambda| finish(&mut lambda.body, below, renames)),
-            Kind::Sort(terms) => terms.iter_mut().try_for_each(|term| finish(&mut term.expression, below, renames)),
+            Kind::Lambda(lambda) => {
+                Arc::get_mut(lambda).map_or(Ok(()), |lambda| finish(&mut lambda.body, below, renames))
+            }
+            Kind::Sort(terms) => terms
+                .iter_mut()
+                .try_for_each(|term| finish(&mut term.expression, below, renames)),
             Kind::Name(_)
             | Kind::String(_)
             | Kind::Number(_)

@@ -8,13 +8,19 @@ pub(super) const MS_PER_DAY: f64 = 86_400_000.0;
 
 /// `TimeClip`: NaN beyond ±8.64e15 ms, otherwise the integer part (never -0).
 pub(super) fn time_clip(time: f64) -> f64 {
-    if time.abs() <= 8.64e15 { time.trunc() + 0.0 } else { f64::NAN }
+    if time.abs() <= 8.64e15 {
+        time.trunc() + 0.0
+    } else {
+        f64::NAN
+    }
 }
 
 /// `MakeDay`: the day number of `date` in month `month` (0-based, carried into the year) of
 /// `year`; like V8, NaN for years beyond ±1,000,000 or months beyond ±10,000,000.
 fn make_day(year: f64, month: f64, date: f64) -> f64 {
-    if !(-1_000_000.0..=1_000_000.0).contains(&year) || !(-10_000_000.0..=10_000_000.0).contains(&month) || !date.is_finite()
+    if !(-1_000_000.0..=1_000_000.0).contains(&year)
+        || !(-10_000_000.0..=10_000_000.0).contains(&month)
+        || !date.is_finite()
     {
         return f64::NAN;
     }
@@ -143,7 +149,11 @@ pub(super) fn start_of_first_week(year: f64, month: f64) -> f64 {
     if weekday == 0.0 {
         weekday = 7.0;
     }
-    if weekday > 4.0 { first + (8.0 - weekday) * MS_PER_DAY } else { first - (weekday - 1.0) * MS_PER_DAY }
+    if weekday > 4.0 {
+        first + (8.0 - weekday) * MS_PER_DAY
+    } else {
+        first - (weekday - 1.0) * MS_PER_DAY
+    }
 }
 
 #[cfg(test)]
@@ -152,7 +162,17 @@ mod tests {
 
     #[test]
     fn civil_round_trip() {
-        for days in [-719_468i64, -1, 0, 1, 10_957, 17_613, 2_932_896, -100_000_000, 100_000_000] {
+        for days in [
+            -719_468i64,
+            -1,
+            0,
+            1,
+            10_957,
+            17_613,
+            2_932_896,
+            -100_000_000,
+            100_000_000,
+        ] {
             let (y, m, d) = civil_from_days(days);
             assert_eq!(days_from_civil(y, m, d), days, "{days}");
         }
@@ -162,10 +182,19 @@ mod tests {
 
     #[test]
     fn date_utc_like_javascript() {
-        assert_eq!(date_utc([2018.0, 2.0, 23.0, 10.0, 33.0, 36.0, 617.0]), 1_521_801_216_617.0);
+        assert_eq!(
+            date_utc([2018.0, 2.0, 23.0, 10.0, 33.0, 36.0, 617.0]),
+            1_521_801_216_617.0
+        );
         assert_eq!(date_utc([99.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]), 915_148_800_000.0);
-        assert_eq!(date_utc([2018.0, 13.0, 1.0, 0.0, 0.0, 0.0, 0.0]), date_utc([2019.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]));
-        assert_eq!(date_utc([2018.0, 0.0, 0.0, 0.0, 0.0, 0.0, 19.9]), date_utc([2017.0, 11.0, 31.0, 0.0, 0.0, 0.0, 19.0]));
+        assert_eq!(
+            date_utc([2018.0, 13.0, 1.0, 0.0, 0.0, 0.0, 0.0]),
+            date_utc([2019.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0])
+        );
+        assert_eq!(
+            date_utc([2018.0, 0.0, 0.0, 0.0, 0.0, 0.0, 19.9]),
+            date_utc([2017.0, 11.0, 31.0, 0.0, 0.0, 0.0, 19.0])
+        );
         assert!(date_utc([f64::NAN, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]).is_nan());
         assert!(date_utc([275_761.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]).is_nan());
         assert_eq!(time_clip(-1.7), -1.0);
@@ -177,10 +206,19 @@ mod tests {
         assert_eq!((f.year, f.month, f.day, f.weekday), (2018.0, 2.0, 23.0, 5.0));
         assert_eq!((f.hours, f.minutes, f.seconds, f.millis), (10.0, 33.0, 36.0, 617.0));
         let f = Fields::of(-1.0);
-        assert_eq!((f.year, f.month, f.day, f.hours, f.millis), (1969.0, 11.0, 31.0, 23.0, 999.0));
+        assert_eq!(
+            (f.year, f.month, f.day, f.hours, f.millis),
+            (1969.0, 11.0, 31.0, 23.0, 999.0)
+        );
         assert!(Fields::of(f64::NAN).year.is_nan());
         // 2005-01-03 is the Monday of ISO week 1 of 2005.
-        assert_eq!(start_of_first_week(2005.0, 0.0), date_utc([2005.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0]));
-        assert_eq!(start_of_first_week(2009.0, 0.0), date_utc([2008.0, 11.0, 29.0, 0.0, 0.0, 0.0, 0.0]));
+        assert_eq!(
+            start_of_first_week(2005.0, 0.0),
+            date_utc([2005.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0])
+        );
+        assert_eq!(
+            start_of_first_week(2009.0, 0.0),
+            date_utc([2008.0, 11.0, 29.0, 0.0, 0.0, 0.0, 0.0])
+        );
     }
 }

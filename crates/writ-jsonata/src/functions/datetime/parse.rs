@@ -66,12 +66,27 @@ pub(super) fn parse_with_picture(cx: &mut Cx<'_>, timestamp: &[u16], picture: &[
     let parts = analyse(cx, picture)?;
     let mut pattern = String::from("^");
     let mut readers: Vec<(u16, Reader)> = Vec::with_capacity(parts.len());
+    // The digits that fixed-width integers need: a text shorter than that cannot match, and
+    // a very wide one would make a pattern too large to compile.
+    let mut fixed_digits = 0.0;
     for part in &parts {
         let (component, regex, reader) = reader_for(cx, part)?;
+        if let Reader::Integer(IntegerFormat {
+            primary: Primary::Decimal { .. },
+            parse_width: Some(width),
+            ..
+        }) = &reader
+            && *width > 0.0
+        {
+            fixed_digits += width;
+        }
         pattern.push('(');
         pattern.push_str(&regex);
         pattern.push(')');
         readers.push((component, reader));
+    }
+    if fixed_digits > timestamp.len() as f64 {
+        return Ok(None);
     }
     pattern.push('$');
     // Compiling costs in proportion to the pattern, and matching with captures to the pattern
@@ -86,7 +101,11 @@ pub(super) fn parse_with_picture(cx: &mut Cx<'_>, timestamp: &[u16], picture: &[
         .size_limit(PATTERN_SIZE_LIMIT)
         .dfa_size_limit(PATTERN_SIZE_LIMIT)
         .build()
-        .map_err(|_| Error::new("U1007").value(PATTERN_SIZE_LIMIT.to_string()).at(cx.position))?;
+        .map_err(|_| {
+            Error::new("U1007")
+                .value(PATTERN_SIZE_LIMIT.to_string())
+                .at(cx.position)
+        })?;
     let canonical: Vec<u16> = timestamp.iter().map(|&u| canonicalize(u)).collect();
     let text = String::from_utf16_lossy(&canonical);
     let Some(captures) = regex.captures(&text) else {
@@ -135,7 +154,10 @@ fn reader_for(cx: &Cx<'_>, part: &Part) -> Result<(u16, String, Reader)> {
     let is_zone = component == 0x5A || component == 0x7A;
     if let (true, Some(format)) = (is_zone, &marker.integer) {
         let separator = match &format.primary {
-            Primary::Decimal { grouping: Grouping::Regular { separator, .. }, .. } => Some(separator.clone()),
+            Primary::Decimal {
+                grouping: Grouping::Regular { separator, .. },
+                ..
+            } => Some(separator.clone()),
             _ => None,
         };
         let gmt = component == 0x7A;
@@ -157,7 +179,11 @@ fn reader_for(cx: &Cx<'_>, part: &Part) -> Result<(u16, String, Reader)> {
         return Ok((component, "[0-9]+".to_owned(), Reader::Fraction));
     }
     if let Some(format) = &marker.integer {
-        return Ok((component, integer::pattern(cx, format)?, Reader::Integer(format.clone())));
+        return Ok((
+            component,
+            integer::pattern(cx, format)?,
+            Reader::Integer(format.clone()),
+        ));
     }
     let max = marker.width.and_then(|w| w.max).filter(|m| *m != 0.0 && !m.is_nan());
     let shorten = |name: &str| {
@@ -168,9 +194,21 @@ fn reader_for(cx: &Cx<'_>, part: &Part) -> Result<(u16, String, Reader)> {
         }
     };
     let names: Vec<(Vec<u16>, f64)> = match char::from_u32(u32::from(component)).unwrap_or('\0') {
-        'M' | 'x' => MONTHS.iter().enumerate().map(|(i, name)| (shorten(name), (i + 1) as f64)).collect(),
-        'F' => DAYS.iter().enumerate().skip(1).map(|(i, name)| (shorten(name), i as f64)).collect(),
-        'P' => [("am", 0.0), ("AM", 0.0), ("pm", 1.0), ("PM", 1.0)].iter().map(|(n, v)| (units(n), *v)).collect(),
+        'M' | 'x' => MONTHS
+            .iter()
+            .enumerate()
+            .map(|(i, name)| (shorten(name), (i + 1) as f64))
+            .collect(),
+        'F' => DAYS
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, name)| (shorten(name), i as f64))
+            .collect(),
+        'P' => [("am", 0.0), ("AM", 0.0), ("pm", 1.0), ("PM", 1.0)]
+            .iter()
+            .map(|(n, v)| (units(n), *v))
+            .collect(),
         _ => {
             let mut value = String::new();
             writ_core::write_json_string(&writ_core::Str::from_utf16(&[component]), &mut value);
@@ -190,7 +228,11 @@ fn regex_literal(text: &[u16]) -> String {
 /// unit by: its upper case, unless that is several characters, or ASCII from beyond it.
 fn canonicalize(unit: u16) -> u16 {
     if unit < 0x80 {
-        return if (0x61..=0x7A).contains(&unit) { unit - 0x20 } else { unit };
+        return if (0x61..=0x7A).contains(&unit) {
+            unit - 0x20
+        } else {
+            unit
+        };
     }
     let Some(c) = char::from_u32(u32::from(unit)) else {
         return unit;
@@ -210,7 +252,10 @@ fn read_zone(value: &[u16], gmt: bool, separator: Option<&[u16]>) -> f64 {
     let (hours, minutes) = match separator {
         Some(separator) => {
             let at = index_of(value, separator, 0).map_or(-1, |i| i as i64);
-            (parse_int(substring(value, 0, at)), parse_int(substring(value, at + 1, len)))
+            (
+                parse_int(substring(value, 0, at)),
+                parse_int(substring(value, at + 1, len)),
+            )
         }
         None if value.len() <= 3 => (parse_int(value), 0.0),
         None => (parse_int(&value[..3]), parse_int(&value[3..])),
@@ -239,13 +284,18 @@ impl Components {
 
     /// The value of `component`, `None` if not given.
     fn get(&self, component: char) -> Option<f64> {
-        self.0.iter().find(|(c, _)| u32::from(*c) == u32::from(component)).and_then(|(_, v)| *v)
+        self.0
+            .iter()
+            .find(|(c, _)| u32::from(*c) == u32::from(component))
+            .and_then(|(_, v)| *v)
     }
 
     /// A bit mask of which of `letters` were given a truthy value (0 counts as not given),
     /// first letter highest.
     fn mask(&self, letters: &str) -> u32 {
-        letters.chars().fold(0, |mask, c| mask << 1 | u32::from(self.get(c).is_some_and(|v| v != 0.0 && !v.is_nan())))
+        letters.chars().fold(0, |mask, c| {
+            mask << 1 | u32::from(self.get(c).is_some_and(|v| v != 0.0 && !v.is_nan()))
+        })
     }
 
     /// The time the components give (see [`parse_with_picture`]).
@@ -369,7 +419,11 @@ struct Scanner<'a> {
 impl<'a> Scanner<'a> {
     /// A scanner at the start of `text`.
     fn new(text: &'a [u8]) -> Scanner<'a> {
-        let mut scanner = Scanner { text, at: 0, ahead: Token::End };
+        let mut scanner = Scanner {
+            text,
+            at: 0,
+            ahead: Token::End,
+        };
         scanner.ahead = scanner.scan();
         scanner
     }
@@ -444,7 +498,11 @@ impl Day {
         let mut numbers = [1; 3];
         numbers.iter_mut().zip(&self.numbers).for_each(|(slot, &n)| *slot = n);
         let [a, b, c] = numbers;
-        let (mut year, month, day) = if self.iso || !(1..=31).contains(&a) { (a, b, c) } else { (c, a, b) };
+        let (mut year, month, day) = if self.iso || !(1..=31).contains(&a) {
+            (a, b, c)
+        } else {
+            (c, a, b)
+        };
         if !self.iso {
             if (0..=49).contains(&year) {
                 year += 2000;
@@ -529,7 +587,9 @@ impl Zone {
         let Some(sign) = self.sign else {
             return Some(None);
         };
-        let total = (self.hour.unwrap_or(0) as u32).wrapping_mul(3600).wrapping_add((self.minute.unwrap_or(0) as u32).wrapping_mul(60));
+        let total = (self.hour.unwrap_or(0) as u32)
+            .wrapping_mul(3600)
+            .wrapping_add((self.minute.unwrap_or(0) as u32).wrapping_mul(60));
         let total = i32::try_from(total).ok()?;
         Some(Some(if sign < 0 { -total } else { total }))
     }
@@ -621,11 +681,8 @@ fn read_fields(text: &[u8]) -> Option<(i32, i32, i32, [i32; 4], Option<i32>)> {
                 zone.hour = Some(0);
                 zone.minute = Some(0);
             }
-            Token::T | Token::Z => {
-                if has_number || matches!(scanner.peek(), Token::Number { .. }) {
-                    return None;
-                }
-            }
+            // A word other than a zone after a number, or right before one, is refused.
+            Token::T | Token::Z if has_number || matches!(scanner.peek(), Token::Number { .. }) => return None,
             Token::Symbol(_) if token.sign().is_some() && (zone.is_utc() || !time.0.is_empty()) => {
                 zone.sign = token.sign();
                 let (mut n, mut length) = (0, 0);
@@ -697,11 +754,17 @@ fn read_iso(scanner: &mut Scanner<'_>, day: &mut Day, time: &mut Time, zone: &mu
         if !scanner.skip(b':') {
             return None;
         }
-        let minute = scanner.peek().number_of_length(2).filter(|&m| (0..=59).contains(&m) && !(is_24 && m > 0))?;
+        let minute = scanner
+            .peek()
+            .number_of_length(2)
+            .filter(|&m| (0..=59).contains(&m) && !(is_24 && m > 0))?;
         scanner.next();
         time.add(minute);
         if scanner.skip(b':') {
-            let second = scanner.peek().number_of_length(2).filter(|&s| (0..=59).contains(&s) && !(is_24 && s > 0))?;
+            let second = scanner
+                .peek()
+                .number_of_length(2)
+                .filter(|&s| (0..=59).contains(&s) && !(is_24 && s > 0))?;
             scanner.next();
             time.add(second);
             if scanner.skip(b'.') {

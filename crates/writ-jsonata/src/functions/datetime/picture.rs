@@ -33,7 +33,16 @@ pub(super) const MONTHS: [&str; 12] = [
 ];
 
 /// Day names, Monday first at 1 (ISO 8601 numbering).
-pub(super) const DAYS: [&str; 8] = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+pub(super) const DAYS: [&str; 8] = [
+    "",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
 
 /// A width modifier `,min-max`; `*` or nothing leaves a bound out.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -119,7 +128,11 @@ pub(super) fn analyse(cx: &mut Cx<'_>, picture: &[u16]) -> Result<Vec<Part>> {
                 return Err(Error::new("D3135").at(cx.position));
             };
             pos = end;
-            let marker: Vec<u16> = picture[start + 1..pos].iter().copied().filter(|&u| !is_js_space(u)).collect();
+            let marker: Vec<u16> = picture[start + 1..pos]
+                .iter()
+                .copied()
+                .filter(|&u| !is_js_space(u))
+                .collect();
             let part = analyse_marker(cx, &marker, &mut parts)?;
             parts.push(Part::Marker(part));
             start = pos + 1;
@@ -146,7 +159,13 @@ fn analyse_marker(cx: &mut Cx<'_>, marker: &[u16], parts: &mut [Part]) -> Result
                 None => (Some(modifier), None),
                 Some(dash) => (Some(&modifier[..dash]), Some(&modifier[dash + 1..])),
             };
-            (substring(marker, 1, comma as i64), Some(Width { min: bound(min), max: bound(max) }))
+            (
+                substring(marker, 1, comma as i64),
+                Some(Width {
+                    min: bound(min),
+                    max: bound(max),
+                }),
+            )
         }
         None => (substring(marker, 1, len), None),
     };
@@ -164,7 +183,14 @@ fn analyse_marker(cx: &mut Cx<'_>, marker: &[u16], parts: &mut [Part]) -> Result
     };
     // Every path above gave a component or returned (an empty marker has no presentation).
     let component = component.unwrap_or(0);
-    let mut result = Marker { component, width, presentation2, names: None, integer: None, year_digits: -1.0 };
+    let mut result = Marker {
+        component,
+        width,
+        presentation2,
+        names: None,
+        integer: None,
+        year_digits: -1.0,
+    };
     match presentation1.as_slice() {
         [0x6E, ..] => result.names = Some(Case::Lower),
         [0x4E, 0x6E, ..] => result.names = Some(Case::Title),
@@ -194,7 +220,11 @@ fn analyse_marker(cx: &mut Cx<'_>, marker: &[u16], parts: &mut [Part]) -> Result
                     }
                 }
             }
-            if let Some(Part::Marker(Marker { integer: Some(previous), .. })) = parts.last_mut() {
+            if let Some(Part::Marker(Marker {
+                integer: Some(previous),
+                ..
+            })) = parts.last_mut()
+            {
                 previous.parse_width = previous.mandatory;
             }
             result.integer = Some(format);
@@ -235,8 +265,20 @@ fn weeks_between(start: f64, end: f64) -> f64 {
 /// from a `Date`.
 fn fragment(t: f64, f: &Fields, component: u16) -> Fragment {
     let today = || date_utc([f.year, f.month, f.day, 0.0, 0.0, 0.0, 0.0]);
-    let next_month = || if f.month == 11.0 { (f.year + 1.0, 0.0) } else { (f.year, f.month + 1.0) };
-    let previous_month = || if f.month == 0.0 { (f.year - 1.0, 11.0) } else { (f.year, f.month - 1.0) };
+    let next_month = || {
+        if f.month == 11.0 {
+            (f.year + 1.0, 0.0)
+        } else {
+            (f.year, f.month + 1.0)
+        }
+    };
+    let previous_month = || {
+        if f.month == 0.0 {
+            (f.year - 1.0, 11.0)
+        } else {
+            (f.year, f.month - 1.0)
+        }
+    };
     let value = match char::from_u32(u32::from(component)).unwrap_or('\0') {
         'Y' => f.year,
         'M' => f.month + 1.0,
@@ -331,7 +373,10 @@ pub(super) fn format_date_time(
     };
     let t = time_clip(millis + (60.0 * offset_hours + offset_minutes) * 60.0 * 1000.0);
     let fields = Fields::of(t);
-    let zone = Zone { hours: offset_hours, minutes: offset_minutes };
+    let zone = Zone {
+        hours: offset_hours,
+        minutes: offset_minutes,
+    };
     let mut out = Vec::new();
     for part in &parts {
         cx.step()?;
@@ -358,7 +403,10 @@ fn format_marker(cx: &mut Cx<'_>, t: f64, fields: &Fields, marker: &Marker, zone
     let value = fragment(t, fields, component);
     let integer = |cx: &mut Cx<'_>, n: f64| match &marker.integer {
         Some(format) => integer::format(cx, n, format),
-        None => Err(native_error(cx, "Cannot read properties of undefined (reading 'primary')")),
+        None => Err(native_error(
+            cx,
+            "Cannot read properties of undefined (reading 'primary')",
+        )),
     };
     match value {
         Fragment::Number(mut n) if is_one_of(component, "YMDdFWwXxHhms") => {
@@ -397,9 +445,7 @@ fn format_marker(cx: &mut Cx<'_>, t: f64, fields: &Fields, marker: &Marker, zone
         }
         Fragment::Number(n) => integer(cx, n),
         Fragment::Undefined if component == 0x5A || component == 0x7A => format_zone(cx, marker, zone),
-        Fragment::Text(text) if component == 0x50 && marker.names == Some(Case::Upper) => {
-            Ok(ascii_upper(&units(text)))
-        }
+        Fragment::Text(text) if component == 0x50 && marker.names == Some(Case::Upper) => Ok(ascii_upper(&units(text))),
         Fragment::Text(text) => Ok(units(text)),
         Fragment::Undefined => Ok(units("undefined")),
     }
@@ -407,7 +453,11 @@ fn format_marker(cx: &mut Cx<'_>, t: f64, fields: &Fields, marker: &Marker, zone
 
 /// The name at a 1-based month or 0-based day index, if the index is one.
 fn index(table: &[&'static str], i: f64) -> Option<&'static str> {
-    if i >= 0.0 && i.fract() == 0.0 { table.get(i as usize).copied() } else { None }
+    if i >= 0.0 && i.fract() == 0.0 {
+        table.get(i as usize).copied()
+    } else {
+        None
+    }
 }
 
 /// A `Z` or `z` marker: the offset as `±HH:MM`-like text per the picture (D3134 when the
@@ -415,9 +465,18 @@ fn index(table: &[&'static str], i: f64) -> Option<&'static str> {
 fn format_zone(cx: &mut Cx<'_>, marker: &Marker, zone: Zone) -> Result<Vec<u16>> {
     let offset = zone.hours * 100.0 + zone.minutes;
     let Some(format) = &marker.integer else {
-        return Err(native_error(cx, "Cannot read properties of undefined (reading 'regular')"));
+        return Err(native_error(
+            cx,
+            "Cannot read properties of undefined (reading 'regular')",
+        ));
     };
-    let regular = matches!(format.primary, Primary::Decimal { grouping: Grouping::Regular { .. }, .. });
+    let regular = matches!(
+        format.primary,
+        Primary::Decimal {
+            grouping: Grouping::Regular { .. },
+            ..
+        }
+    );
     let mut text = if regular {
         integer::format(cx, offset, format)?
     } else {

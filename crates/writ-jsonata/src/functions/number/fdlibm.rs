@@ -5,7 +5,7 @@
 //! The same port lives in writ-js (`builtins/math.rs`); it is repeated here because this crate
 //! does not depend on writ-js.
 // fdlibm's constants are kept as fdlibm writes them.
-#![allow(clippy::excessive_precision, clippy::unreadable_literal)]
+#![allow(clippy::excessive_precision, clippy::unreadable_literal, clippy::approx_constant)]
 
 /// The high 32 bits of `x`, signed.
 fn high(x: f64) -> i32 {

@@ -64,7 +64,10 @@ impl Properties {
                     _ => continue,
                 };
                 let Some(text) = value.as_str() else {
-                    return Err(native_error(cx, "the properties of the options of $formatNumber must be strings"));
+                    return Err(native_error(
+                        cx,
+                        "the properties of the options of $formatNumber must be strings",
+                    ));
                 };
                 *slot = text.to_utf16();
             }
@@ -83,7 +86,15 @@ impl Properties {
     /// Whether `ch` is an active character: a digit, a separator or the optional digit sign.
     fn is_active(&self, ch: &[u16]) -> bool {
         self.is_family(ch)
-            || [&self.decimal, &self.exponent, &self.grouping, &self.digit, &self.pattern].iter().any(|s| s.as_slice() == ch)
+            || [
+                &self.decimal,
+                &self.exponent,
+                &self.grouping,
+                &self.digit,
+                &self.pattern,
+            ]
+            .iter()
+            .any(|s| s.as_slice() == ch)
     }
 
     /// How many units of `part` are digits of the family.
@@ -93,7 +104,9 @@ impl Properties {
 
     /// How many units of `part` are digits or optional digit signs.
     fn count_digits(&self, part: &[u16]) -> usize {
-        part.chunks(1).filter(|ch| self.is_family(ch) || *ch == self.digit.as_slice()).count()
+        part.chunks(1)
+            .filter(|ch| self.is_family(ch) || *ch == self.digit.as_slice())
+            .count()
     }
 }
 
@@ -144,7 +157,16 @@ impl Parts {
                 substring(&mantissa, at as i64 + 1, mantissa.len() as i64).to_vec(),
             ),
         };
-        Parts { prefix, suffix, active, mantissa, exponent, integer, fractional, picture: picture.to_vec() }
+        Parts {
+            prefix,
+            suffix,
+            active,
+            mantissa,
+            exponent,
+            integer,
+            fractional,
+            picture: picture.to_vec(),
+        }
     }
 
     /// The error of the last rule of F&O 4.7.3 the sub-picture breaks, if any.
@@ -166,7 +188,11 @@ impl Parts {
         if has_percent && has_per_mille {
             error = Some("D3084");
         }
-        if !self.mantissa.chunks(1).any(|ch| p.is_family(ch) || ch == p.digit.as_slice()) {
+        if !self
+            .mantissa
+            .chunks(1)
+            .any(|ch| p.is_family(ch) || ch == p.digit.as_slice())
+        {
             error = Some("D3085");
         }
         if self.active.chunks(1).any(|ch| !p.is_active(ch)) {
@@ -175,7 +201,9 @@ impl Parts {
         match decimal_at {
             Some(at) => {
                 let at = at as i64;
-                if char_at(picture, at - 1) == p.grouping.as_slice() || char_at(picture, at + 1) == p.grouping.as_slice() {
+                if char_at(picture, at - 1) == p.grouping.as_slice()
+                    || char_at(picture, at + 1) == p.grouping.as_slice()
+                {
                     error = Some("D3087");
                 }
             }
@@ -282,7 +310,13 @@ impl Analysis {
 /// For each grouping separator of `part`, the digits (and optional digit signs) of `part` to
 /// its right (or, with `to_left`, its left). As in jsonata-js, each separator after the first
 /// is looked for in the integer part, whichever part is being measured.
-fn grouping_positions(cx: &mut Cx<'_>, p: &Properties, part: &[u16], integer: &[u16], to_left: bool) -> Result<Vec<usize>> {
+fn grouping_positions(
+    cx: &mut Cx<'_>,
+    p: &Properties,
+    part: &[u16],
+    integer: &[u16],
+    to_left: bool,
+) -> Result<Vec<usize>> {
     cx.steps((part.len() + integer.len()) as u64)?;
     let mut before = Vec::with_capacity(part.len() + 1);
     before.push(0);
@@ -356,14 +390,23 @@ pub(super) fn format_number(cx: &mut Cx<'_>, value: f64, picture: &[u16], option
     let pad_left = pic.min_integer as i64 - decimal_at;
     let pad_right = pic.min_fraction as i64 - (text.len() as i64 - decimal_at - 1);
     let pad = |n: i64| if n > 0 { n as usize } else { 0 };
-    reserve(cx, (pad(pad_left) + pad(pad_right)).saturating_mul(zero.len()).saturating_add(text.len()))?;
+    reserve(
+        cx,
+        (pad(pad_left) + pad(pad_right))
+            .saturating_mul(zero.len())
+            .saturating_add(text.len()),
+    )?;
     text = [zero.repeat(pad(pad_left)), text, zero.repeat(pad(pad_right))].concat();
 
     let mut decimal_at = position(index_of(&text, &p.decimal, 0));
     // Separators put in one at a time cost a copy of the text each; a regular grouping's go in
     // one pass.
     let one_by_one = pic.regular.map_or(pic.integer_grouping.len(), |_| 0) + pic.fractional_grouping.len();
-    reserve(cx, text.len().saturating_add(text.len().saturating_add(one_by_one).saturating_mul(p.grouping.len())))?;
+    reserve(
+        cx,
+        text.len()
+            .saturating_add(text.len().saturating_add(one_by_one).saturating_mul(p.grouping.len())),
+    )?;
     cx.steps((one_by_one as u64).saturating_mul(text.len() as u64))?;
     match pic.regular {
         Some(every) => {

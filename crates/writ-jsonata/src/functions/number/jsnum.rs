@@ -103,7 +103,10 @@ pub(in crate::functions) fn string_to_number(text: &[u16]) -> f64 {
     let magnitude = if unsigned == b"Infinity" {
         f64::INFINITY
     } else if is_decimal_literal(unsigned) {
-        std::str::from_utf8(unsigned).ok().and_then(|t| t.parse::<f64>().ok()).unwrap_or(f64::NAN)
+        std::str::from_utf8(unsigned)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
     } else {
         f64::NAN
     };
@@ -113,7 +116,11 @@ pub(in crate::functions) fn string_to_number(text: &[u16]) -> f64 {
 /// Digits with an optional fraction (at least one digit in all) and an optional signed
 /// exponent with at least one digit.
 fn is_decimal_literal(bytes: &[u8]) -> bool {
-    let digits = |from: usize| bytes.get(from..).map_or(0, |rest| rest.iter().take_while(|b| b.is_ascii_digit()).count());
+    let digits = |from: usize| {
+        bytes
+            .get(from..)
+            .map_or(0, |rest| rest.iter().take_while(|b| b.is_ascii_digit()).count())
+    };
     let int_digits = digits(0);
     let mut i = int_digits;
     let mut frac_digits = 0;
@@ -198,14 +205,20 @@ pub(in crate::functions) fn parse_int(text: &[u16]) -> f64 {
         rest = &rest[2..];
     }
     let radix = if hex { 16 } else { 10 };
-    let count = rest.iter().take_while(|&&u| u < 0x80 && char::from(u as u8).is_digit(radix)).count();
+    let count = rest
+        .iter()
+        .take_while(|&&u| u < 0x80 && char::from(u as u8).is_digit(radix))
+        .count();
     let digits: Vec<u8> = rest[..count].iter().map(|&u| u as u8).collect();
     let magnitude = if digits.is_empty() {
         f64::NAN
     } else if hex {
         power_of_two_radix(&digits, 4).unwrap_or(f64::NAN)
     } else {
-        std::str::from_utf8(&digits).ok().and_then(|t| t.parse::<f64>().ok()).unwrap_or(f64::NAN)
+        std::str::from_utf8(&digits)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
     };
     if negative { -magnitude } else { magnitude }
 }
@@ -224,7 +237,11 @@ pub(in crate::functions) fn to_fixed(x: f64, digits: usize) -> String {
     let bits = x.abs().to_bits();
     let biased = ((bits >> 52) & 0x7ff) as i32;
     let fraction = bits & ((1u64 << 52) - 1);
-    let (mantissa, exp2) = if biased == 0 { (fraction, -1074) } else { (fraction | (1u64 << 52), biased - 1075) };
+    let (mantissa, exp2) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
     let mut n = Big::from(mantissa);
     if exp2 >= 0 {
         n.shl(exp2 as u32);
@@ -252,6 +269,7 @@ pub(in crate::functions) fn to_fixed(x: f64, digits: usize) -> String {
 /// `value.toString(radix)` for an integral `value` and a radix from 2 to 36 other than 10, as
 /// V8 writes it: exact digits while the quotient needs at most 53 bits, zeros below that.
 pub(in crate::functions) fn integer_to_radix(value: f64, radix: u32) -> String {
+    /// The digits of every radix up to 36.
     const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     let base = f64::from(radix);
     let mut integer = value.abs();
@@ -280,6 +298,7 @@ pub(in crate::functions) fn integer_to_radix(value: f64, radix: u32) -> String {
 struct Big(Vec<u32>);
 
 impl From<u64> for Big {
+    /// `value` as a big integer.
     fn from(value: u64) -> Big {
         let mut big = Big(vec![value as u32, (value >> 32) as u32]);
         big.trim();
@@ -332,7 +351,9 @@ impl Big {
 
     /// Whether bit `index` is set.
     fn bit(&self, index: u32) -> bool {
-        self.0.get((index / 32) as usize).is_some_and(|limb| limb >> (index % 32) & 1 == 1)
+        self.0
+            .get((index / 32) as usize)
+            .is_some_and(|limb| limb >> (index % 32) & 1 == 1)
     }
 
     /// `self <<= bits`.
@@ -425,7 +446,10 @@ mod tests {
         }
         // 2^53 + 1 rounds to even; one more set bit further down rounds up.
         assert_eq!(num("0x20000000000001"), 9_007_199_254_740_992.0);
-        assert_eq!(num("0x20000000000001000000001"), (9_007_199_254_740_994u64 as f64) * 2f64.powi(36));
+        assert_eq!(
+            num("0x20000000000001000000001"),
+            (9_007_199_254_740_994u64 as f64) * 2f64.powi(36)
+        );
         assert_eq!(num("0x20000000000003"), 9_007_199_254_740_996.0);
     }
 
@@ -456,10 +480,7 @@ mod tests {
         assert_eq!(to_fixed(1e21, 2), "1e+21");
         assert_eq!(to_fixed(5e-324, 3), "0.000");
         assert_eq!(to_fixed(-1.5, 0), "-2");
-        assert_eq!(
-            to_fixed(0.1, 30),
-            "0.100000000000000005551115123126"
-        );
+        assert_eq!(to_fixed(0.1, 30), "0.100000000000000005551115123126");
     }
 
     #[test]

@@ -14,9 +14,9 @@ use crate::eval::Cx;
 
 /// The zero digit of every decimal digit family jsonata-js recognises.
 const DECIMAL_GROUPS: [u32; 37] = [
-    0x30, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66, 0x0DE6, 0x0E50,
-    0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50,
-    0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10,
+    0x30, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66, 0x0DE6,
+    0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40,
+    0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10,
 ];
 
 /// Letter case of words, roman numerals and letters.
@@ -96,7 +96,10 @@ pub(in crate::functions) fn analyse(cx: &mut Cx<'_>, picture: &[u16]) -> Result<
         Some(semicolon) => (&picture[..semicolon], picture.get(semicolon + 1) == Some(&0x6F)),
     };
     let mut format = IntegerFormat {
-        primary: Primary::Decimal { zero: 0x30, grouping: Grouping::Irregular(Vec::new()) },
+        primary: Primary::Decimal {
+            zero: 0x30,
+            grouping: Grouping::Irregular(Vec::new()),
+        },
         case: Case::Lower,
         ordinal,
         mandatory: None,
@@ -148,7 +151,10 @@ fn analyse_digits(cx: &Cx<'_>, primary: &[u16], mut format: IntegerFormat) -> Re
         return Ok(format);
     };
     let grouping = match regular_interval(&separators) {
-        Some(every) => Grouping::Regular { every, separator: separators.swap_remove(0).1 },
+        Some(every) => Grouping::Regular {
+            every,
+            separator: separators.swap_remove(0).1,
+        },
         None => Grouping::Irregular(separators),
     };
     format.primary = Primary::Decimal { zero, grouping };
@@ -194,7 +200,11 @@ pub(in crate::functions) fn format(cx: &mut Cx<'_>, value: f64, format: &Integer
         Primary::Letters => letters(cx, value, if format.case == Case::Upper { 0x41 } else { 0x61 })?,
         Primary::Roman => {
             let numeral = roman(cx, value)?;
-            if format.case == Case::Upper { ascii_upper(&numeral) } else { numeral }
+            if format.case == Case::Upper {
+                ascii_upper(&numeral)
+            } else {
+                numeral
+            }
         }
         Primary::Words => {
             if !value.is_finite() {
@@ -222,7 +232,11 @@ pub(in crate::functions) fn format(cx: &mut Cx<'_>, value: f64, format: &Integer
 fn decimal(cx: &mut Cx<'_>, value: f64, zero: u32, grouping: &Grouping, format: &IntegerFormat) -> Result<Vec<u16>> {
     let digits = number_units(value);
     let pad = format.mandatory.map_or(0.0, |m| m - digits.len() as f64);
-    let pad = if pad > 0.0 { pad.min(usize::MAX as f64) as usize } else { 0 };
+    let pad = if pad > 0.0 {
+        pad.min(usize::MAX as f64) as usize
+    } else {
+        0
+    };
     reserve(cx, pad.saturating_add(digits.len()))?;
     let mut text = vec![0x30; pad];
     text.extend_from_slice(&digits);
@@ -256,19 +270,23 @@ fn group(cx: &mut Cx<'_>, digits: Vec<u16>, grouping: &Grouping) -> Result<Vec<u
     // Where the separators go, as distances from the right end of `digits`, in the order
     // they are inserted at the same place.
     let mut at: Vec<(usize, &[u16])> = match grouping {
-        Grouping::Regular { every, separator } => {
-            (1..=len.saturating_sub(1) / every).map(|i| (i * every, separator.as_slice())).collect()
-        }
+        Grouping::Regular { every, separator } => (1..=len.saturating_sub(1) / every)
+            .map(|i| (i * every, separator.as_slice()))
+            .collect(),
         Grouping::Irregular(separators) => {
             if separators.iter().any(|(position, _)| *position > len) {
                 return group_by_insertion(cx, digits, separators);
             }
-            separators.iter().rev().map(|(position, separator)| (*position, separator.as_slice())).collect()
+            separators
+                .iter()
+                .rev()
+                .map(|(position, separator)| (*position, separator.as_slice()))
+                .collect()
         }
     };
     reserve(cx, len + at.iter().map(|(_, s)| s.len()).sum::<usize>())?;
     // Farthest from the end first; insertion order kept among equals.
-    at.sort_by(|a, b| b.0.cmp(&a.0));
+    at.sort_by_key(|&(distance, _)| std::cmp::Reverse(distance));
     let mut out = Vec::with_capacity(len);
     let mut next = at.iter().peekable();
     for (i, &unit) in digits.iter().enumerate() {
@@ -314,6 +332,7 @@ fn letters(cx: &mut Cx<'_>, value: f64, a: u16) -> Result<Vec<u16>> {
 
 /// Roman numerals, greedily, lower case: a thousand is `m`, however many of them it takes.
 fn roman(cx: &mut Cx<'_>, value: f64) -> Result<Vec<u16>> {
+    /// Each numeral and its value, largest first.
     const NUMERALS: [(f64, &str); 13] = [
         (1000.0, "m"),
         (900.0, "cm"),
@@ -394,7 +413,9 @@ const ORDINALS: [&str; 20] = [
 ];
 
 /// Tens from twenty, then a hundred.
-const DECADES: [&str; 9] = ["Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety", "Hundred"];
+const DECADES: [&str; 9] = [
+    "Twenty", "Thirty", "Forty", "Fifty", "Sixty", "Seventy", "Eighty", "Ninety", "Hundred",
+];
 
 /// Powers of a thousand; above the largest, the largest repeats (`Thousand Trillion`).
 const MAGNITUDES: [&str; 4] = ["Thousand", "Million", "Billion", "Trillion"];
@@ -469,7 +490,11 @@ fn word_value(word: &[u16]) -> f64 {
     let Ok(word) = String::from_utf16(word) else {
         return f64::NAN;
     };
-    if let Some(i) = FEW.iter().chain(ORDINALS.iter()).position(|w| w.eq_ignore_ascii_case(&word)) {
+    if let Some(i) = FEW
+        .iter()
+        .chain(ORDINALS.iter())
+        .position(|w| w.eq_ignore_ascii_case(&word))
+    {
         return (i % 20) as f64;
     }
     for (i, decade) in DECADES.iter().enumerate() {
@@ -494,7 +519,11 @@ fn word_value(word: &[u16]) -> f64 {
 /// Every number word in the order jsonata-js lists them in its word pattern, upper case: the
 /// order decides which alternative a match takes.
 fn word_list() -> Vec<String> {
-    let mut list: Vec<String> = FEW.iter().chain(ORDINALS.iter()).map(|w| w.to_ascii_uppercase()).collect();
+    let mut list: Vec<String> = FEW
+        .iter()
+        .chain(ORDINALS.iter())
+        .map(|w| w.to_ascii_uppercase())
+        .collect();
     for decade in DECADES {
         list.push(decade.to_ascii_uppercase());
         list.push(format!("{}IETH", &decade[..decade.len() - 1]).to_ascii_uppercase());
@@ -566,7 +595,12 @@ pub(in crate::functions) fn parse(cx: &mut Cx<'_>, text: &[u16], format: &Intege
         Primary::Roman => Ok(roman_value(text, format.case == Case::Upper)),
         Primary::Words => words_to_number(cx, text),
         Primary::Decimal { zero, grouping } => {
-            let mut digits = if format.ordinal { &text[..text.len().saturating_sub(2)] } else { text }.to_vec();
+            let mut digits = if format.ordinal {
+                &text[..text.len().saturating_sub(2)]
+            } else {
+                text
+            }
+            .to_vec();
             match grouping {
                 Grouping::Regular { .. } => digits = replace_all(&digits, &[0x2C], &[]),
                 Grouping::Irregular(separators) => {
@@ -657,11 +691,17 @@ mod tests {
         assert_eq!(number_to_words(0.0, true), "Zeroth");
         assert_eq!(number_to_words(20.0, true), "Twentieth");
         assert_eq!(number_to_words(555.0, false), "Five Hundred and Fifty-Five");
-        assert_eq!(number_to_words(3731.0, true), "Three Thousand, Seven Hundred and Thirty-First");
+        assert_eq!(
+            number_to_words(3731.0, true),
+            "Three Thousand, Seven Hundred and Thirty-First"
+        );
         assert_eq!(number_to_words(1e15, false), "One Thousand Trillion");
         assert_eq!(number_to_words(1e46, false), "Ten Billion Trillion Trillion Trillion");
         assert_eq!(number_to_words(1_000_000_000_001.0, true), "One Trillion and First");
-        assert_eq!(number_to_words(999_999_999_999_999_999.0, false), "One Million Trillion");
+        assert_eq!(
+            number_to_words(999_999_999_999_999_999.0, false),
+            "One Million Trillion"
+        );
     }
 
     #[test]

@@ -8,7 +8,11 @@ pub(in crate::functions) fn index_of(haystack: &[u16], needle: &[u16], from: usi
     if needle.is_empty() {
         return Some(from);
     }
-    haystack.get(from..)?.windows(needle.len()).position(|w| w == needle).map(|i| i + from)
+    haystack
+        .get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|i| i + from)
 }
 
 /// `haystack.lastIndexOf(needle)`: an empty needle is found at the end.
@@ -54,7 +58,11 @@ pub(in crate::functions) fn insert_at(s: &[u16], start: i64, insert: &[u16]) -> 
     // `substr(0, start)`: a non-positive length is empty.
     let head = &s[..start.clamp(0, len) as usize];
     // `substr(start)`: a negative start counts from the end.
-    let from = if start < 0 { (len + start).max(0) } else { start.min(len) } as usize;
+    let from = if start < 0 {
+        (len + start).max(0)
+    } else {
+        start.min(len)
+    } as usize;
     let mut out = Vec::with_capacity(head.len() + insert.len() + s.len() - from);
     out.extend_from_slice(head);
     out.extend_from_slice(insert);
@@ -146,12 +154,16 @@ pub(in crate::functions) fn is_js_space(unit: u16) -> bool {
 
 /// ASCII letters upper-cased, everything else kept (`toUpperCase` on text that is ASCII).
 pub(in crate::functions) fn ascii_upper(s: &[u16]) -> Vec<u16> {
-    s.iter().map(|&u| if (0x61..=0x7A).contains(&u) { u - 0x20 } else { u }).collect()
+    s.iter()
+        .map(|&u| if (0x61..=0x7A).contains(&u) { u - 0x20 } else { u })
+        .collect()
 }
 
 /// ASCII letters lower-cased, everything else kept.
 pub(in crate::functions) fn ascii_lower(s: &[u16]) -> Vec<u16> {
-    s.iter().map(|&u| if (0x41..=0x5A).contains(&u) { u + 0x20 } else { u }).collect()
+    s.iter()
+        .map(|&u| if (0x41..=0x5A).contains(&u) { u + 0x20 } else { u })
+        .collect()
 }
 
 #[cfg(test)]
@@ -199,7 +211,10 @@ mod tests {
         assert_eq!(split(&u(""), &u(";")).len(), 1);
         assert_eq!(s(&replace_all(&u("a]]b]]"), &u("]]"), &u("]"))), "a]b]");
         assert_eq!(s(&replace_first(&u("1.5.5"), &u("."), &u(","))), "1,5.5");
-        assert_eq!(s(&replace_first(&u("1.5"), &u("."), &u("[$&|$$|$`|$']"))), "1[.|$|1|5]5");
+        assert_eq!(
+            s(&replace_first(&u("1.5"), &u("."), &u("[$&|$$|$`|$']"))),
+            "1[.|$|1|5]5"
+        );
     }
 
     #[test]
