@@ -43,6 +43,9 @@ pub struct Node {
     pub cons_array: bool,
     /// On a path: some step has `keep_array`.
     pub keep_singleton_array: bool,
+    /// On a block: some expression binds a variable (`:=`) in the block's own scope, so the
+    /// block needs one.
+    pub scoped: bool,
 }
 
 /// A `%` label: the name under which a tuple binds an ancestor item (`!0`, `!1`, …, which no
@@ -245,6 +248,7 @@ impl Node {
             keep_array: false,
             cons_array: false,
             keep_singleton_array: false,
+            scoped: true,
         }
     }
 }

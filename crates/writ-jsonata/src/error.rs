@@ -9,8 +9,15 @@ use writ_core::{Bound, BudgetExceeded};
 /// `code` is JSONata's stable error code (`S0201`, `T2001`, `D1012`, …): the same code
 /// jsonata-js 2.2.2 raises for the same expression, so hosts can match on it. The message is
 /// writ's own and names what to write instead where there is something to say.
+///
+/// One pointer wide (the details live behind it, reached through `Deref`), so that the
+/// evaluator's `Result`s stay as small as its values.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Error {
+pub struct Error(Box<ErrorDetails>);
+
+/// What an [`Error`] says: its code and what it points at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorDetails {
     /// JSONata's error code.
     pub code: &'static str,
     /// The character offset in the expression the error points at, when known.
@@ -27,13 +34,34 @@ pub struct Error {
     pub detail: Option<String>,
 }
 
+impl std::ops::Deref for Error {
+    type Target = ErrorDetails;
+    fn deref(&self) -> &ErrorDetails {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorDetails {
+        &mut self.0
+    }
+}
+
 /// The result of compiling or evaluating.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// An error with `code` and nothing else yet.
     pub fn new(code: &'static str) -> Error {
-        Error { code, position: None, token: None, value: None, value2: None, index: None, detail: None }
+        Error(Box::new(ErrorDetails {
+            code,
+            position: None,
+            token: None,
+            value: None,
+            value2: None,
+            index: None,
+            detail: None,
+        }))
     }
 
     /// The same error at `position`, unless it already has one.

@@ -31,6 +31,9 @@ const RED_ZONE: usize = 128 * 1024;
 /// The size of each fresh stack segment.
 const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 
+/// How many numbers of a range are built between two reads of the clock.
+const RANGE_PIECE: usize = 1 << 16;
+
 /// A tuple's key for its item.
 const FOCUS_KEY: &str = "@";
 
@@ -288,6 +291,13 @@ impl<'a> Cx<'a> {
             Kind::Coalesce(lhs, rhs) => {
                 let value = self.eval(lhs, input, env)?;
                 if value.is_undefined() { self.eval(rhs, input, env)? } else { value }
+            }
+            Kind::Block(expressions) if !node.scoped => {
+                let mut result = Val::Undefined;
+                for expression in expressions {
+                    result = self.eval(expression, input, env)?;
+                }
+                result
             }
             Kind::Block(expressions) => {
                 let frame = Env::child(Some(env));
@@ -759,8 +769,18 @@ impl<'a> Cx<'a> {
         }
         let size = size as usize;
         self.charge_array(size)?;
-        self.steps(size as u64)?;
-        let items = (0..size).map(|i| Val::Number(lo + i as f64)).collect();
+        // Built in pieces with the clock read between them, so a timeout stops a range of
+        // ten million numbers partway rather than after it.
+        let mut items = Vec::with_capacity(size);
+        let mut next = lo;
+        while items.len() < size {
+            let piece = (size - items.len()).min(RANGE_PIECE);
+            self.steps(piece as u64)?;
+            for _ in 0..piece {
+                items.push(Val::Number(next));
+                next += 1.0;
+            }
+        }
         Ok(Val::sequence(items))
     }
 
@@ -773,6 +793,15 @@ impl<'a> Cx<'a> {
             }
             if matches!(item.kind, Kind::Array(_)) {
                 result.push(value);
+            } else if result.is_empty()
+                && let Val::List(items, _) = value
+            {
+                // `[1..n]` and `[path]`: the list is taken over, not copied, when nothing
+                // else holds it.
+                result = match Rc::try_unwrap(items) {
+                    Ok(mut owned) => std::mem::take(&mut owned.0),
+                    Err(shared) => shared.0.clone(),
+                };
             } else {
                 append_into(&mut result, value);
             }
@@ -1145,16 +1174,7 @@ impl<'a> Cx<'a> {
                 let checked = matches!(function.as_ref(), Function::Builtin(_));
                 self.apply_once(&target, full, input, env, checked)
             }
-            Function::Regex(pattern) => {
-                let text = match args.first() {
-                    Some(Val::String(text)) => text.clone(),
-                    Some(Val::Undefined) | None => return Ok(Val::Undefined),
-                    Some(other) => {
-                        return Err(Error::new("T0410").index(1).value(describe(other)));
-                    }
-                };
-                crate::regex::call_regex(self, pattern, &text, 0)
-            }
+            Function::Regex(pattern) => crate::regex::apply_regex(self, pattern, &args),
             Function::Chain(first, second) => {
                 let first_arg = args.into_iter().next().unwrap_or_default();
                 let value = self.apply_function(&Val::Function(first.clone()), vec![first_arg], input, env)?;

@@ -33,11 +33,15 @@ mod value;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorDetails, Result};
 pub use writ_core::{Clock, Interrupt, Str, Value};
 
 /// The most items a range (`[a..b]`) may hold, as jsonata-js caps it (D2014).
 pub const MAX_RANGE: u64 = 10_000_000;
+
+/// The longest string one evaluation may build, in UTF-16 code units (U1007 past it): a
+/// bound on memory that holds whatever the limits say, as the range cap does.
+pub const MAX_STRING_LENGTH: u64 = 100_000_000;
 
 /// The bounds of one evaluation, in seed 001's names. `None` is unbounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,12 +175,22 @@ impl JsonataLimits {
     fn to_core(self) -> writ_core::Limits {
         writ_core::Limits {
             steps: self.steps,
-            time: self.timeout.map(Duration::from_millis),
+            time: self.timeout.map(clock_budget),
             max_array_length: self.sequence,
+            max_string_length: Some(MAX_STRING_LENGTH),
             max_depth: self.depth,
             ..writ_core::Limits::UNLIMITED
         }
     }
+}
+
+/// The time the meter gives an evaluation under `timeout` ms: an eighth of it (at most 25 ms)
+/// is kept back for what follows the last clock check — finishing the piece of work in hand
+/// and dropping everything the evaluation built, which takes time in proportion to what it
+/// built — so that the host has its answer within the timeout, not only its error raised.
+fn clock_budget(timeout: u64) -> Duration {
+    let timeout = Duration::from_millis(timeout);
+    timeout - (timeout / 8).min(Duration::from_millis(25))
 }
 
 /// A compiled JSONata expression: parse once, evaluate many times, from any thread.
@@ -212,7 +226,14 @@ impl Expression {
         if let Some(interrupt) = &options.interrupt {
             meter = meter.with_interrupt(interrupt.clone());
         }
-        eval::evaluate_root(&self.root, input, options, meter)
+        eval::evaluate_root(&self.root, input, options, meter).map_err(|mut error| {
+            // The meter's clock runs short of the timeout (see `clock_budget`); the error
+            // names the timeout the host set.
+            if let ("D1012", Some(timeout)) = (error.code, options.limits.timeout) {
+                error.value = Some(timeout.to_string());
+            }
+            error
+        })
     }
 }
 

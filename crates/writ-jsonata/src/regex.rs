@@ -18,6 +18,12 @@
 //!
 //! Lookaround and backreferences have no linear-time form and are refused when the pattern is
 //! compiled, with U1004.
+//!
+//! Two rules of JavaScript's backtracking matcher have no counterpart in the engine, and the
+//! results differ where they apply: a group inside a repeated group keeps what it captured in an
+//! earlier iteration (JavaScript clears it at each one, so `((a)|b)+` on `ab` leaves group 2
+//! undefined there), and an iteration past the minimum that matches the empty string is
+//! accepted (JavaScript rejects it, so `(|a)+` on `a` takes the `a` there).
 
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;

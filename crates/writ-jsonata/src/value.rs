@@ -42,10 +42,6 @@ impl Flags {
         Flags(self.0 | other.0)
     }
 
-    /// These flags without `other`'s.
-    pub(crate) fn without(self, other: Flags) -> Flags {
-        Flags(self.0 & !other.0)
-    }
 }
 
 /// One value of an evaluation.
@@ -142,10 +138,6 @@ pub(crate) struct Items(pub(crate) Vec<Val>);
 #[derive(Clone, Default, Debug)]
 pub(crate) struct Entries(pub(crate) Vec<(Str, Val)>);
 
-/// Whether dropping `value` may recurse into more built containers.
-fn nests(value: &Val) -> bool {
-    matches!(value, Val::List(..) | Val::Record(_) | Val::Function(_))
-}
 
 /// Drops `dropped` on a stack segment with room to spare.
 pub(crate) fn drop_deep<T>(dropped: T) {
@@ -154,7 +146,9 @@ pub(crate) fn drop_deep<T>(dropped: T) {
 
 impl Drop for Items {
     fn drop(&mut self) {
-        if self.0.iter().any(nests) {
+        // One check of the stack costs less than a pass over the items to see whether any
+        // could nest.
+        if !self.0.is_empty() {
             drop_deep(std::mem::take(&mut self.0));
         }
     }
@@ -162,7 +156,7 @@ impl Drop for Items {
 
 impl Drop for Entries {
     fn drop(&mut self) {
-        if self.0.iter().any(|(_, value)| nests(value)) {
+        if !self.0.is_empty() {
             drop_deep(std::mem::take(&mut self.0));
         }
     }
@@ -248,6 +242,7 @@ pub(crate) enum ArrayIter<'a> {
 impl Iterator for ArrayIter<'_> {
     type Item = Val;
 
+    #[inline]
     fn next(&mut self) -> Option<Val> {
         match self {
             ArrayIter::Data(items) => items.next().map(Val::from),
@@ -411,14 +406,6 @@ impl Val {
     /// Whether this is a sequence (jsonata-js's `isSequence`).
     pub(crate) fn is_sequence(&self) -> bool {
         self.flags().has(Flags::SEQUENCE)
-    }
-
-    /// The same list with `flags` added; other values unchanged.
-    pub(crate) fn with_flags(self, flags: Flags) -> Val {
-        match self {
-            Val::List(items, old) => Val::List(items, old.with(flags)),
-            other => other,
-        }
     }
 
     /// JSONata's type name, as `$type` gives it.

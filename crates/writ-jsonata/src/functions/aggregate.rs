@@ -174,6 +174,30 @@ fn exists(_cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use writ_core::Value;
+
+    /// Evaluates `expr` over `data` (JSON text, empty for no input) under `limits`, and writes
+    /// the answer as JSON: `undefined` for no value, the code for an error.
+    fn eval_with(expr: &str, data: &str, limits: crate::JsonataLimits) -> String {
+        let input = if data.is_empty() {
+            Value::Undefined
+        } else {
+            writ_core::parse_json(data).expect("valid JSON")
+        };
+        let options = crate::Options {
+            limits,
+            ..crate::Options::default()
+        };
+        match crate::Expression::compile(expr).and_then(|e| e.evaluate(&input, &options)) {
+            Ok(value) => value.to_json_string().unwrap_or_else(|| "undefined".to_string()),
+            Err(error) => error.code.to_string(),
+        }
+    }
+
+    /// [`eval_with`] under the default limits.
+    fn eval(expr: &str, data: &str) -> String {
+        eval_with(expr, data, crate::JsonataLimits::default())
+    }
 
     #[test]
     fn sums_left_to_right_in_doubles() {
@@ -205,5 +229,53 @@ mod tests {
         assert_eq!(sig("count"), Some("<a:n>"));
         assert_eq!(sig("boolean"), Some("<x-:b>"));
         assert_eq!(sig("exists"), Some("<x:b>"));
+    }
+
+    #[test]
+    fn aggregates_through_the_evaluator() {
+        let data = r#"{"a":[68.9,21.67],"e":[]}"#;
+        assert_eq!(eval("$sum(a)", data), "90.57000000000001");
+        assert_eq!(eval("$sum(e)", data), "0");
+        assert_eq!(eval("$sum(nothing)", data), "undefined");
+        assert_eq!(eval("$sum(7)", data), "7");
+        assert_eq!(eval("$sum([1,'2'])", data), "T0412");
+        assert_eq!(eval("$count(nothing)", data), "0");
+        assert_eq!(eval("$count(a)", data), "2");
+        assert_eq!(eval("$count('x')", data), "1");
+        assert_eq!(eval("$max(a)", data), "68.9");
+        assert_eq!(eval("$min(a)", data), "21.67");
+        assert_eq!(eval("$max(e)", data), "undefined");
+        assert_eq!(eval("$average([1,2])", data), "1.5");
+        assert_eq!(eval("$average(e)", data), "undefined");
+    }
+
+    #[test]
+    fn booleans_through_the_evaluator() {
+        assert_eq!(eval("$boolean([[0],[],''])", ""), "false");
+        assert_eq!(eval("$boolean([0,[1]])", ""), "true");
+        assert_eq!(eval("$boolean({})", ""), "false");
+        assert_eq!(eval("$boolean($sum)", ""), "false");
+        assert_eq!(eval("$boolean(nothing)", ""), "undefined");
+        assert_eq!(eval("$not('')", ""), "true");
+        assert_eq!(eval("$not(nothing)", ""), "undefined");
+        assert_eq!(eval("$exists(null)", ""), "true");
+        assert_eq!(eval("$exists(nothing)", ""), "false");
+        assert_eq!(eval("$exists()", ""), "T0410");
+    }
+
+    #[test]
+    fn aggregates_are_charged_per_item() {
+        let limits = crate::JsonataLimits {
+            steps: Some(2_000),
+            ..crate::JsonataLimits::default()
+        };
+        assert_eq!(
+            eval_with("$sum(a)", &format!("{{\"a\":[{}]}}", ["1"; 1_000].join(",")), limits),
+            "1000"
+        );
+        assert_eq!(
+            eval_with("$sum(a)", &format!("{{\"a\":[{}]}}", ["1"; 3_000].join(",")), limits),
+            "U1006"
+        );
     }
 }

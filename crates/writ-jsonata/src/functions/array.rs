@@ -5,7 +5,9 @@
 //! `$sort`, `$shuffle` and `$zip` build plain arrays, which it leaves alone. Functions that
 //! return their argument unchanged (one item or none) keep its flags.
 
-use std::collections::HashSet;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 use writ_core::Str;
 
@@ -215,20 +217,104 @@ impl ScalarKey {
     }
 }
 
-/// The first of each group of deep-equal items, in order. Scalars are found by hashing; each
-/// other item is compared with the other non-scalars kept so far, charged before the scan.
+/// What `$distinct` hashes an array, object or function by: its kind, its length and its
+/// top-level scalars (an object's entries summed, since their order does not matter to
+/// equality). Equal values hash the same; nested containers count only by kind and length,
+/// so the work is one step per top-level item and collisions fall to [`equal_metered`].
+fn shallow_hash(value: &Val) -> u64 {
+    /// The hash of one item: a scalar by its key, a container by its kind and length.
+    fn item_hash(item: &Val) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        match ScalarKey::of(item) {
+            Some(key) => key.hash(&mut hasher),
+            None => {
+                item.type_name().hash(&mut hasher);
+                item.as_array()
+                    .map(|a| a.len())
+                    .or_else(|| item.as_object().map(|o| o.len()))
+                    .hash(&mut hasher);
+            }
+        }
+        hasher.finish()
+    }
+    let mut hasher = DefaultHasher::new();
+    if let Some(items) = value.as_array() {
+        (0u8, items.len()).hash(&mut hasher);
+        items.iter().for_each(|item| item_hash(&item).hash(&mut hasher));
+    } else if let Some(object) = value.as_object() {
+        let mut entries = 0u64;
+        for (key, item) in object.entries() {
+            let mut entry = DefaultHasher::new();
+            (key, item_hash(&item)).hash(&mut entry);
+            entries = entries.wrapping_add(entry.finish());
+        }
+        (1u8, object.len(), entries).hash(&mut hasher);
+    } else {
+        2u8.hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// Deep equality as [`deep_equal`] decides it, walked with an explicit stack and charged one
+/// step per pair of values compared, so that neither deep nor large values go unbounded.
+fn equal_metered(lhs: &Val, rhs: &Val, charge: &mut impl FnMut(u64) -> Result<()>) -> Result<bool> {
+    let mut pending = vec![(lhs.clone(), rhs.clone())];
+    while let Some((a, b)) = pending.pop() {
+        charge(1)?;
+        match (ScalarKey::of(&a), ScalarKey::of(&b)) {
+            (Some(x), Some(y)) if x == y => continue,
+            (Some(_), _) | (_, Some(_)) => return Ok(false),
+            (None, None) => {}
+        }
+        if let (Some(x), Some(y)) = (a.as_array(), b.as_array()) {
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            pending.extend(x.iter().zip(y.iter()));
+        } else if let (Some(x), Some(y)) = (a.as_object(), b.as_object()) {
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            for (key, value) in x.entries() {
+                match y.get(&key) {
+                    Some(other) => pending.push((value, other)),
+                    None => return Ok(false),
+                }
+            }
+        } else if !deep_equal(&a, &b) {
+            // Functions (equal only to themselves) and containers of different kinds.
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The first of each group of deep-equal items, in order. Scalars are found by hashing; other
+/// items by [`shallow_hash`], then compared with the kept items of the same hash.
 fn distinct_items(items: impl Iterator<Item = Val>, charge: &mut impl FnMut(u64) -> Result<()>) -> Result<Vec<Val>> {
     let mut kept = Vec::new();
     let mut scalars = HashSet::new();
-    let mut composites: Vec<Val> = Vec::new();
+    let mut composites: HashMap<u64, Vec<Val>> = HashMap::new();
     for item in items {
         let fresh = match ScalarKey::of(&item) {
             Some(key) => scalars.insert(key),
             None => {
-                charge(composites.len() as u64)?;
-                let seen = composites.iter().any(|earlier| deep_equal(earlier, &item));
+                charge(
+                    item.as_array()
+                        .map(|a| a.len())
+                        .or_else(|| item.as_object().map(|o| o.len()))
+                        .unwrap_or(1) as u64,
+                )?;
+                let bucket = composites.entry(shallow_hash(&item)).or_default();
+                let mut seen = false;
+                for earlier in bucket.iter() {
+                    if equal_metered(earlier, &item, charge)? {
+                        seen = true;
+                        break;
+                    }
+                }
                 if !seen {
-                    composites.push(item.clone());
+                    bucket.push(item.clone());
                 }
                 !seen
             }
@@ -310,15 +396,14 @@ fn sort_run<T: Default, E>(
     Ok(())
 }
 
-/// Sorts `items` as `$sort` does, asking `after(cx, a, b)` whether `a` belongs after `b`: for
-/// the evaluator's order-by (`^(…)`) and for `$sort` with a comparator, which both keep
-/// jsonata-js's order of comparisons.
-pub(crate) fn sort_by(
+/// Sorts `items` as `$sort` does, asking `after(cx, a, b)` whether `a` belongs after `b`, in
+/// jsonata-js's order of comparisons (which a comparator with side effects or errors, or one
+/// that is not a consistent order, can observe).
+fn sort_by(
     cx: &mut Cx<'_>,
     items: Vec<Val>,
     mut after: impl FnMut(&mut Cx<'_>, &Val, &Val) -> Result<bool>,
 ) -> Result<Vec<Val>> {
-    cx.charge_array(items.len())?;
     merge_sort_by(items, &mut |a, b| after(cx, a, b))
 }
 
@@ -337,6 +422,7 @@ fn sort(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
         return Ok(list);
     };
     cx.steps(view.len() as u64)?;
+    cx.charge_array(view.len())?;
     let items = view.to_vec();
     let comparator = arg(args, 1);
     let sorted = if comparator.is_undefined() {
@@ -484,6 +570,30 @@ fn reduce(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use writ_core::Value;
+
+    /// Evaluates `expr` over `data` (JSON text, empty for no input) under `limits`, and writes
+    /// the answer as JSON: `undefined` for no value, the code for an error.
+    fn eval_with(expr: &str, data: &str, limits: crate::JsonataLimits) -> String {
+        let input = if data.is_empty() {
+            Value::Undefined
+        } else {
+            writ_core::parse_json(data).expect("valid JSON")
+        };
+        let options = crate::Options {
+            limits,
+            ..crate::Options::default()
+        };
+        match crate::Expression::compile(expr).and_then(|e| e.evaluate(&input, &options)) {
+            Ok(value) => value.to_json_string().unwrap_or_else(|| "undefined".to_string()),
+            Err(error) => error.code.to_string(),
+        }
+    }
+
+    /// [`eval_with`] under the default limits.
+    fn eval(expr: &str, data: &str) -> String {
+        eval_with(expr, data, crate::JsonataLimits::default())
+    }
 
     /// Sorts numbers ascending with the comparator `$sort` uses by default, counting calls.
     fn sort_numbers(items: Vec<f64>) -> (Vec<f64>, usize) {
@@ -615,8 +725,48 @@ mod tests {
                 ]
             })
         );
-        // Three composites: scans of 0, 1 and 1 earlier composites.
-        assert_eq!(charged, 2);
+        // Three arrays of two, charged two each to hash; the repeat also compares three pairs
+        // (the arrays and their two items); [2, 1] hashes apart and is compared with nothing.
+        assert_eq!(charged, 9);
+    }
+
+    #[test]
+    fn metered_equality_agrees_with_deep_equality() {
+        let parse = |text: &str| Val::from(writ_core::parse_json(text).expect("valid JSON"));
+        let pairs = [
+            (
+                r#"{"a":[1,{"b":null}],"c":"x"}"#,
+                r#"{"c":"x","a":[1,{"b":null}]}"#,
+                true,
+            ),
+            (r#"{"a":[1,{"b":null}]}"#, r#"{"a":[1,{"b":false}]}"#, false),
+            ("[0]", "[-0]", true),
+            ("[1,2]", "[2,1]", false),
+            ("[[]]", "[{}]", false),
+            (r#"{"a":1}"#, r#"{"b":1}"#, false),
+            ("[1]", "[1,1]", false),
+        ];
+        for (a, b, equal) in pairs {
+            let (a, b) = (parse(a), parse(b));
+            let mut steps = 0;
+            let metered = equal_metered(&a, &b, &mut |n| {
+                steps += n;
+                Ok(())
+            });
+            assert_eq!(metered, Ok(equal), "{a:?} {b:?}");
+            assert_eq!(deep_equal(&a, &b), equal, "{a:?} {b:?}");
+            assert!(steps >= 1);
+            if equal {
+                assert_eq!(shallow_hash(&a), shallow_hash(&b), "{a:?} {b:?}");
+            }
+        }
+        let built = Val::array(vec![Val::Number(1.0), Val::array(vec![])]);
+        assert_eq!(equal_metered(&built, &parse("[1,[]]"), &mut |_| Ok(())), Ok(true));
+        assert_eq!(shallow_hash(&built), shallow_hash(&parse("[1,[]]")));
+        let deep = (0..100_000).fold(Val::Null, |inner, _| Val::array(vec![inner]));
+        assert_eq!(equal_metered(&deep, &deep.clone(), &mut |_| Ok(())), Ok(true));
+        let refused = equal_metered(&deep, &deep, &mut |_| Err(Error::new("U1006")));
+        assert_eq!(refused.map_err(|e| e.code), Err("U1006"));
     }
 
     #[test]
@@ -628,5 +778,82 @@ mod tests {
         assert!(js_truthy(&Val::from("false")));
         assert!(js_truthy(&Val::array(vec![])));
         assert!(js_truthy(&Val::Number(-1.0)));
+    }
+
+    #[test]
+    fn plain_arrays_and_sequences_come_back_as_jsonata_gives_them() {
+        // Sequences of one item unwrap; plain arrays stay arrays.
+        assert_eq!(eval("$map([1], function($v){$v})", ""), "1");
+        assert_eq!(eval("$filter([1,2], function($v){$v>1})", ""), "2");
+        assert_eq!(eval("$map([1], function($v){$v})[]", ""), "[1]");
+        assert_eq!(eval("$append([1], [])", ""), "[1]");
+        assert_eq!(eval("$append(1, 2)", ""), "[1,2]");
+        assert_eq!(eval("$append(1, nothing)", ""), "1");
+        assert_eq!(eval("$append(nothing, [2])", ""), "[2]");
+        assert_eq!(eval("$reverse([1,2,3])", ""), "[3,2,1]");
+        assert_eq!(eval("$reverse([1])", ""), "[1]");
+        assert_eq!(eval("$distinct([1,1])", ""), "[1]");
+        assert_eq!(eval("$distinct(a.b)", r#"{"a":[{"b":1},{"b":1}]}"#), "1");
+        assert_eq!(
+            eval("$distinct(a)", r#"{"a":[{"x":[1]},{"x":[1]},{"x":[2]}]}"#),
+            r#"[{"x":[1]},{"x":[2]}]"#
+        );
+        assert_eq!(eval("$zip([1,2],[3])", ""), "[[1,3]]");
+        assert_eq!(eval("$zip([1,2], nothing)", ""), "[]");
+        assert_eq!(eval("$count($shuffle([1..20]))", ""), "20");
+        assert_eq!(eval("$sort($shuffle([1..5]))", ""), "[1,2,3,4,5]");
+    }
+
+    #[test]
+    fn sorting_through_the_evaluator() {
+        assert_eq!(eval("$sort([3,1,22,11])", ""), "[1,3,11,22]");
+        assert_eq!(eval("$sort(['b','a','B'])", ""), r#"["B","a","b"]"#);
+        assert_eq!(eval("$sort([1,'a'])", ""), "D3070");
+        assert_eq!(
+            eval("$sort([{'n':2},{'n':1}], function($a,$b){$a.n > $b.n}).n", ""),
+            "[1,2]"
+        );
+        // The comparator's answer is read with JavaScript's truthiness: an empty array is true.
+        assert_eq!(eval("$sort([[1],[2]], function($a,$b){[]})", ""), "[[2],[1]]");
+        assert_eq!(eval("$sort(a)", r#"{"a":[]}"#), "[]");
+    }
+
+    #[test]
+    fn higher_order_functions_through_the_evaluator() {
+        assert_eq!(
+            eval("$map([1,2], function($v,$i,$a){$v + $i + $count($a)})", ""),
+            "[3,5]"
+        );
+        assert_eq!(eval("$map([1,2], $string)", ""), r#"["1","2"]"#);
+        assert_eq!(eval("$filter([1,2,3], function($v,$i){$i != 1})", ""), "[1,3]");
+        assert_eq!(eval("$single([1,2,3], function($v){$v = 2})", ""), "2");
+        assert_eq!(eval("$single([1,2,3], function($v){$v > 1})", ""), "D3138");
+        assert_eq!(eval("$single([1,2,3], function($v){$v > 5})", ""), "D3139");
+        assert_eq!(eval("$single([])", ""), "D3139");
+        assert_eq!(eval("$reduce([1,2,3], function($a,$b){$a+$b})", ""), "6");
+        assert_eq!(eval("$reduce([1,2,3], function($a,$b){$a+$b}, 10)", ""), "16");
+        assert_eq!(eval("$reduce([], function($a,$b){$a+$b}, 10)", ""), "10");
+        assert_eq!(
+            eval("$reduce([1,2,3], function($a,$b,$i,$all){$a+$b*$i+$count($all)})", ""),
+            "15"
+        );
+        assert_eq!(eval("$reduce([1], function($a){$a})", ""), "D3050");
+        assert_eq!(eval("$reduce(nothing, function($a){$a})", ""), "undefined");
+    }
+
+    #[test]
+    fn bounds_hold() {
+        let sequence = crate::JsonataLimits {
+            sequence: Some(10),
+            ..crate::JsonataLimits::default()
+        };
+        assert_eq!(eval_with("$append([1..6], [1..6])", "", sequence), "D2015");
+        let steps = crate::JsonataLimits {
+            steps: Some(100_000),
+            ..crate::JsonataLimits::default()
+        };
+        assert_eq!(eval_with("$count($sort([1..1000]))", "", steps), "1000");
+        assert_eq!(eval_with("$count($sort([1..20000]))", "", steps), "U1006");
+        assert_eq!(eval_with("$count($distinct([1..2000].[[$ % 2]]))", "", steps), "2");
     }
 }

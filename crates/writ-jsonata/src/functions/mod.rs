@@ -75,11 +75,6 @@ pub(crate) fn lookup(name: &str) -> Option<&'static Builtin> {
     TABLE.get(name).map(|(builtin, _)| *builtin)
 }
 
-/// Every built-in's name, for "did you mean" hints and tests.
-pub(crate) fn names() -> impl Iterator<Item = &'static str> {
-    TABLE.keys().copied()
-}
-
 /// The signature of a transform function: one object or array, giving an object.
 pub(crate) fn transform_signature() -> &'static Signature {
     static SIGNATURE: LazyLock<Signature> =

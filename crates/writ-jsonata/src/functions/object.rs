@@ -410,6 +410,29 @@ fn type_of(_cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 mod tests {
     use super::*;
 
+    /// Evaluates `expr` over `data` (JSON text, empty for no input) under `limits`, and writes
+    /// the answer as JSON: `undefined` for no value, the code for an error.
+    fn eval_with(expr: &str, data: &str, limits: crate::JsonataLimits) -> String {
+        let input = if data.is_empty() {
+            Value::Undefined
+        } else {
+            writ_core::parse_json(data).expect("valid JSON")
+        };
+        let options = crate::Options {
+            limits,
+            ..crate::Options::default()
+        };
+        match crate::Expression::compile(expr).and_then(|e| e.evaluate(&input, &options)) {
+            Ok(value) => value.to_json_string().unwrap_or_else(|| "undefined".to_string()),
+            Err(error) => error.code.to_string(),
+        }
+    }
+
+    /// [`eval_with`] under the default limits.
+    fn eval(expr: &str, data: &str) -> String {
+        eval_with(expr, data, crate::JsonataLimits::default())
+    }
+
     /// A charge that never runs out, counting what it is charged.
     fn counting(total: &mut u64) -> impl FnMut(u64) -> Result<()> + '_ {
         move |n| {
@@ -517,5 +540,67 @@ mod tests {
         assert_eq!(message_or(Val::from("Too Expensive"), "d"), "Too Expensive");
         assert_eq!(message_or(Val::from(""), "d"), "d");
         assert_eq!(message_or(Val::Undefined, "d"), "d");
+    }
+
+    #[test]
+    fn objects_through_the_evaluator() {
+        let data = r#"{"a":{"b":1,"c":[2,3]},"l":[{"b":1},{"b":[2,3]},{"x":4}]}"#;
+        assert_eq!(eval("$keys(a)", data), r#"["b","c"]"#);
+        assert_eq!(eval("$keys(l)", data), r#"["b","x"]"#);
+        assert_eq!(eval("$keys({'x':1})", data), r#""x""#);
+        assert_eq!(eval("$keys('x')", data), "undefined");
+        assert_eq!(eval("$lookup(a, 'c')", data), "[2,3]");
+        assert_eq!(eval("$lookup(l, 'b')", data), "[1,2,3]");
+        assert_eq!(eval("$lookup(l, 'zz')", data), "undefined");
+        assert_eq!(eval("$spread(a)", data), r#"[{"b":1},{"c":[2,3]}]"#);
+        assert_eq!(eval("$spread([{'b':1}, 5])", data), r#"[{"b":1},5]"#);
+        assert_eq!(eval("$spread([])", data), "undefined");
+        assert_eq!(eval("$spread('x')", data), r#""x""#);
+        assert_eq!(
+            eval("$merge([{'b':1,'a':1},{'1':2,'b':3}])", data),
+            r#"{"1":2,"b":3,"a":1}"#
+        );
+        assert_eq!(eval("$merge([])", data), "{}");
+        assert_eq!(eval("$merge(nothing)", data), "undefined");
+        assert_eq!(eval("$keys($merge([{'b':$sum},{'1':2}]))", data), r#"["1","b"]"#);
+        assert_eq!(eval("$type($lookup($merge([{'f':$sum}]), 'f'))", data), r#""function""#);
+        assert_eq!(
+            eval("$each(a, function($v,$k){$k & $count($v)})", data),
+            r#"["b1","c2"]"#
+        );
+        assert_eq!(eval("$each({}, function($v){$v})", data), "undefined");
+        assert_eq!(eval("$sift(a, function($v,$k){$k = 'c'})", data), r#"{"c":[2,3]}"#);
+        assert_eq!(eval("$sift(a, function($v){false})", data), "undefined");
+    }
+
+    #[test]
+    fn errors_types_and_assertions_through_the_evaluator() {
+        let failure = |expr: &str| {
+            let error = crate::Expression::compile(expr)
+                .and_then(|e| e.evaluate(&Value::Undefined, &crate::Options::default()))
+                .expect_err("fails");
+            (error.code, error.detail.clone())
+        };
+        assert_eq!(
+            failure("$error('Too Expensive')"),
+            ("D3137", Some("Too Expensive".to_string()))
+        );
+        assert_eq!(
+            failure("$error()"),
+            ("D3137", Some("$error() function evaluated".to_string()))
+        );
+        assert_eq!(
+            failure("$assert(false)"),
+            ("D3141", Some("$assert() statement failed".to_string()))
+        );
+        assert_eq!(failure("$assert(1 > 2, 'no')"), ("D3141", Some("no".to_string())));
+        assert_eq!(eval("$assert(true)", ""), "undefined");
+        assert_eq!(eval("$error(5)", ""), "T0410");
+        let types = "[$type(null), $type(1), $type('s'), $type(true), $type([]), $type({}), $type($sum)]";
+        assert_eq!(
+            eval(types, ""),
+            r#"["null","number","string","boolean","array","object","function"]"#
+        );
+        assert_eq!(eval("$type(nothing)", ""), "undefined");
     }
 }

@@ -408,8 +408,10 @@ impl Processor {
                         || matches!(&part.node.kind, Kind::Path(steps) if steps.first().is_some_and(|s| s.cons_array));
                     processed.push(part.node);
                 }
+                let scoped = processed.iter().any(binds_here);
                 let mut node = Node::new(Kind::Block(processed), position);
                 node.cons_array = cons;
+                node.scoped = scoped;
                 Out::seeking(node, seeking)
             }
         };
@@ -746,4 +748,53 @@ fn js_type(kind: &Kind) -> &'static str {
         Kind::Transform(..) => "transform",
         Kind::Sort(_) => "sort",
     }
+}
+
+/// Whether evaluating `node` can bind a variable in the scope it runs in: a `:=` anywhere in
+/// it except inside a nested block or lambda, which bind in scopes of their own. A block
+/// none of whose expressions binds needs no scope of its own.
+fn binds_here(node: &Node) -> bool {
+    let mut pending = vec![node];
+    while let Some(node) = pending.pop() {
+        match &node.kind {
+            Kind::Bind(..) => return true,
+            // `$eval` evaluates its text in the caller's scope, so it may bind there.
+            Kind::Call(call) if matches!(&call.procedure.kind, Kind::Variable(name) if name.eq_str("eval")) => {
+                return true;
+            }
+            Kind::Block(_) | Kind::Lambda(_) => continue,
+            _ => {}
+        }
+        for stage in node.predicate.iter().chain(&node.stages) {
+            if let Stage::Filter(filter, _) = stage {
+                pending.push(filter);
+            }
+        }
+        if let Some(group) = &node.group {
+            pending.extend(group.pairs.iter().flat_map(|(k, v)| [k, v]));
+        }
+        match &node.kind {
+            Kind::Path(nodes) | Kind::Array(nodes) => pending.extend(nodes),
+            Kind::Binary(_, a, b) | Kind::Elvis(a, b) | Kind::Coalesce(a, b) | Kind::Apply(a, b) => {
+                pending.extend([a.as_ref(), b.as_ref()]);
+            }
+            Kind::Negate(a) => pending.push(a),
+            Kind::Object(pairs) => pending.extend(pairs.iter().flat_map(|(k, v)| [k, v])),
+            Kind::Condition(c, t, e) => {
+                pending.extend([c.as_ref(), t.as_ref()]);
+                pending.extend(e.as_deref());
+            }
+            Kind::Call(call) | Kind::Partial(call) => {
+                pending.push(&call.procedure);
+                pending.extend(&call.args);
+            }
+            Kind::Transform(transform) => {
+                pending.extend([&transform.pattern, &transform.update]);
+                pending.extend(transform.delete.as_ref());
+            }
+            Kind::Sort(terms) => pending.extend(terms.iter().map(|term| &term.expression)),
+            _ => {}
+        }
+    }
+    false
 }

@@ -232,7 +232,8 @@ fn disagreement(line: &str) -> Option<String> {
                 .map_or_else(|| js["token"].to_string(), str::to_owned);
             js["code"] == writ["code"]
                 && (js["position"].is_null() || js["position"] == writ["position"])
-                && (js["token"].is_null() || writ["token"].as_str() == Some(token.as_str()))
+                // A regex token is an object to jsonata-js: not comparable.
+                && (js["token"].is_null() || js["token"].is_object() || writ["token"].as_str() == Some(token.as_str()))
         }
         _ => false,
     };
@@ -253,7 +254,7 @@ fn trees_and_errors_match_jsonata_js() {
 /// Parses `source`, expecting an error: its code, position and token.
 fn error(source: &str) -> (&'static str, Option<usize>, Option<String>) {
     let e = parse(source).expect_err(source);
-    (e.code, e.position, e.token)
+    (e.code, e.position, e.token.clone())
 }
 
 #[test]
@@ -477,7 +478,7 @@ fn deep_inputs(n: usize) -> Vec<(&'static str, String)> {
         ("transforms", nest("|a|", "{}", "|", n)),
         ("blocks in paths", nest("a.(", "b", ")", n)),
         ("tail calls", nest("function(){$f(", "1", ")}", n)),
-        ("parents in predicates", nest("a[%.b[", "1", "]]", n)),
+        ("parents in predicates", nest("a[%.", "b", "]", n)),
     ]
 }
 
@@ -496,7 +497,7 @@ fn nesting_100_000_deep_is_refused_on_a_small_stack() {
 fn nesting_within_the_bound_parses_on_a_small_stack() {
     on_small_stack(|| {
         for (kind, source) in deep_inputs(MAX_DEPTH / 4) {
-            assert!(parse(&source).is_ok(), "{kind}");
+            assert!(parse(&source).is_ok(), "{kind}: {:?}", parse(&source).err());
         }
         // Near the bound, whether the tree is refused depends on how many levels each kind of
         // nesting adds, but nothing overflows.

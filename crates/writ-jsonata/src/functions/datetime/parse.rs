@@ -2,6 +2,7 @@
 //! then read as V8's `Date.parse` reads it) or by a picture, from which a regular expression
 //! is built as jsonata-js builds it, and matched case-insensitively in JavaScript's manner.
 
+use std::cell::RefCell;
 use std::sync::LazyLock;
 
 use regex::{Regex, RegexBuilder};
@@ -28,8 +29,43 @@ const PATTERN_SIZE_LIMIT: usize = 1 << 20;
 /// words): parsing a longer one would take time and memory before its size could be refused.
 const MAX_PATTERN_LEN: usize = 1 << 18;
 
-/// Steps charged per byte of a picture's regular expression for compiling it.
-const COMPILE_STEPS_PER_BYTE: u64 = 16;
+/// Units of matching work (a pattern byte against a text unit) charged as one step.
+const MATCH_UNITS_PER_STEP: u64 = 4;
+
+/// The longest pattern kept compiled for the next call.
+const CACHED_PATTERN_LEN: usize = 4096;
+
+/// How many compiled patterns each thread keeps.
+const CACHED_PATTERNS: usize = 16;
+
+thread_local! {
+    /// Patterns compiled lately, most recent last: a picture is usually read many times over.
+    static COMPILED: RefCell<Vec<(String, Regex)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `pattern` compiled, from the cache when it was lately; `None` when it compiles too large.
+fn compile(pattern: &str) -> Option<Regex> {
+    COMPILED.with_borrow_mut(|cache| {
+        if let Some(at) = cache.iter().position(|(p, _)| p == pattern) {
+            let entry = cache.remove(at);
+            let regex = entry.1.clone();
+            cache.push(entry);
+            return Some(regex);
+        }
+        let regex = RegexBuilder::new(pattern)
+            .size_limit(PATTERN_SIZE_LIMIT)
+            .dfa_size_limit(PATTERN_SIZE_LIMIT)
+            .build()
+            .ok()?;
+        if pattern.len() <= CACHED_PATTERN_LEN {
+            if cache.len() >= CACHED_PATTERNS {
+                cache.remove(0);
+            }
+            cache.push((pattern.to_owned(), regex.clone()));
+        }
+        Some(regex)
+    })
+}
 
 /// `$toMillis(timestamp)`: D3110 unless `timestamp` has the ISO 8601 form; NaN for a date in
 /// that form that does not exist (as `Date.parse` gives).
@@ -83,29 +119,26 @@ pub(super) fn parse_with_picture(cx: &mut Cx<'_>, timestamp: &[u16], picture: &[
         pattern.push('(');
         pattern.push_str(&regex);
         pattern.push(')');
+        if pattern.len() > MAX_PATTERN_LEN {
+            return Err(Error::new("U1007").value(MAX_PATTERN_LEN.to_string()).at(cx.position));
+        }
         readers.push((component, reader));
     }
     if fixed_digits > timestamp.len() as f64 {
         return Ok(None);
     }
     pattern.push('$');
-    // Compiling costs in proportion to the pattern, and matching with captures to the pattern
-    // times the text: both charged before they run, as neither can be interrupted.
-    if pattern.len() > MAX_PATTERN_LEN {
-        return Err(Error::new("U1007").value(MAX_PATTERN_LEN.to_string()).at(cx.position));
-    }
+    // Compiling costs in proportion to the pattern, and matching with captures at worst to the
+    // pattern times the text (a step being worth several units of either): both charged
+    // before they run, as neither can be interrupted.
     let pattern_cost = pattern.len() as u64;
-    cx.steps(pattern_cost.saturating_mul(COMPILE_STEPS_PER_BYTE))?;
-    cx.steps(pattern_cost.saturating_mul(timestamp.len() as u64 + 1))?;
-    let regex = RegexBuilder::new(&pattern)
-        .size_limit(PATTERN_SIZE_LIMIT)
-        .dfa_size_limit(PATTERN_SIZE_LIMIT)
-        .build()
-        .map_err(|_| {
-            Error::new("U1007")
-                .value(PATTERN_SIZE_LIMIT.to_string())
-                .at(cx.position)
-        })?;
+    cx.steps(pattern_cost)?;
+    cx.steps(pattern_cost.saturating_mul(timestamp.len() as u64 + 1) / MATCH_UNITS_PER_STEP)?;
+    let Some(regex) = compile(&pattern) else {
+        return Err(Error::new("U1007")
+            .value(PATTERN_SIZE_LIMIT.to_string())
+            .at(cx.position));
+    };
     let canonical: Vec<u16> = timestamp.iter().map(|&u| canonicalize(u)).collect();
     let text = String::from_utf16_lossy(&canonical);
     let Some(captures) = regex.captures(&text) else {

@@ -2,6 +2,8 @@
 //! components of date/time pictures. Decimal digit patterns in any Unicode decimal digit family,
 //! grouping separators (regular or not), ordinals, English words, roman numerals and letters.
 
+use std::sync::LazyLock;
+
 use writ_core::{Str, write_json_string};
 
 use super::fdlibm;
@@ -485,55 +487,42 @@ fn words(num: f64, prev: bool, ordinal: bool, out: &mut String) {
     }
 }
 
-/// The value of one lower-case number word (cardinal or ordinal), NaN for anything else.
-fn word_value(word: &[u16]) -> f64 {
-    let Ok(word) = String::from_utf16(word) else {
-        return f64::NAN;
-    };
-    if let Some(i) = FEW
-        .iter()
-        .chain(ORDINALS.iter())
-        .position(|w| w.eq_ignore_ascii_case(&word))
-    {
-        return (i % 20) as f64;
+/// Every number word, lower case, with its value, in the order jsonata-js lists them (the
+/// order its word pattern tries them in).
+static WORDS: LazyLock<Vec<(String, f64)>> = LazyLock::new(|| {
+    let mut words: Vec<(String, f64)> = Vec::new();
+    for (i, word) in FEW.iter().chain(ORDINALS.iter()).enumerate() {
+        words.push((word.to_ascii_lowercase(), (i % 20) as f64));
     }
     for (i, decade) in DECADES.iter().enumerate() {
         let value = ((i + 2) * 10) as f64;
-        let ordinal = format!("{}ieth", &decade[..decade.len() - 1]);
-        if decade.eq_ignore_ascii_case(&word) || ordinal.eq_ignore_ascii_case(&word) {
-            return value;
-        }
+        words.push((decade.to_ascii_lowercase(), value));
+        words.push((
+            format!("{}ieth", &decade[..decade.len() - 1]).to_ascii_lowercase(),
+            value,
+        ));
     }
-    if word == "hundredth" {
-        return 100.0;
-    }
+    words.push(("hundredth".to_owned(), 100.0));
     for (i, magnitude) in MAGNITUDES.iter().enumerate() {
         let value = fdlibm::pow(10.0, ((i + 1) * 3) as f64);
-        if magnitude.eq_ignore_ascii_case(&word) || format!("{magnitude}th").eq_ignore_ascii_case(&word) {
-            return value;
-        }
+        words.push((magnitude.to_ascii_lowercase(), value));
+        words.push((format!("{magnitude}th").to_ascii_lowercase(), value));
     }
-    f64::NAN
-}
+    words
+});
 
-/// Every number word in the order jsonata-js lists them in its word pattern, upper case: the
-/// order decides which alternative a match takes.
-fn word_list() -> Vec<String> {
-    let mut list: Vec<String> = FEW
+/// The pattern of a number in words, upper case (see [`pattern`]).
+static WORDS_PATTERN: LazyLock<String> = LazyLock::new(|| {
+    let alternatives: Vec<String> = WORDS.iter().map(|(word, _)| word.to_ascii_uppercase()).collect();
+    format!("(?:{}|AND|[\\-, ])+", alternatives.join("|"))
+});
+
+/// The value of one lower-case number word (cardinal or ordinal), NaN for anything else.
+fn word_value(word: &[u16]) -> f64 {
+    WORDS
         .iter()
-        .chain(ORDINALS.iter())
-        .map(|w| w.to_ascii_uppercase())
-        .collect();
-    for decade in DECADES {
-        list.push(decade.to_ascii_uppercase());
-        list.push(format!("{}IETH", &decade[..decade.len() - 1]).to_ascii_uppercase());
-    }
-    list.push("HUNDREDTH".to_owned());
-    for magnitude in MAGNITUDES {
-        list.push(magnitude.to_ascii_uppercase());
-        list.push(format!("{magnitude}TH").to_ascii_uppercase());
-    }
-    list
+        .find(|(w, _)| w.len() == word.len() && w.bytes().zip(word).all(|(a, &b)| u16::from(a) == b))
+        .map_or(f64::NAN, |(_, value)| *value)
 }
 
 /// English words to a number: split at white space, hyphens, backslashes, `, ` and ` and `;
@@ -663,7 +652,7 @@ pub(in crate::functions) fn pattern(cx: &Cx<'_>, format: &IntegerFormat) -> Resu
     Ok(match &format.primary {
         Primary::Letters => "[A-Z]+".to_owned(),
         Primary::Roman => "[MDCLXVI]+".to_owned(),
-        Primary::Words => format!("(?:{}|AND|[\\-, ])+", word_list().join("|")),
+        Primary::Words => WORDS_PATTERN.clone(),
         Primary::Decimal { .. } => {
             let mut pattern = "[0-9]".to_owned();
             match format.parse_width {
@@ -714,8 +703,10 @@ mod tests {
         assert_eq!(v("hundredth"), 100.0);
         assert_eq!(v("trillionth"), 1e12);
         assert!(v("").is_nan());
-        assert_eq!(word_list()[40], "TWENTY");
-        assert_eq!(word_list()[41], "TWENTIETH");
+        assert_eq!(WORDS[40].0, "twenty");
+        assert_eq!(WORDS[41].0, "twentieth");
+        assert!(WORDS_PATTERN.starts_with("(?:ZERO|ONE|TWO|"));
+        assert!(WORDS_PATTERN.ends_with("|TRILLION|TRILLIONTH|AND|[\\-, ])+"));
     }
 
     #[test]
