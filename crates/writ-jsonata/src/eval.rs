@@ -21,7 +21,7 @@ use crate::ast::{BinaryOp, Call, Kind, Node, SortTerm, Stage, Transform};
 use crate::error::{Error, Result};
 use crate::function::Function;
 use crate::functions::{self, Builtin};
-use crate::value::{ArrayView, Flags, Val, boolean, deep_equal};
+use crate::value::{ArrayView, Flags, Val, boolean, deep_equal, in_js_order};
 
 /// The nesting no evaluation may pass, whatever its depth limit: past it the heap-grown stack
 /// would hold gigabytes.
@@ -534,10 +534,7 @@ impl<'a> Cx<'a> {
     fn tuple_step(&mut self, step: &Node, input: &Val, tuples: Option<Vec<Val>>, env: &Env) -> Result<Vec<Val>> {
         if let Kind::Sort(_) = step.kind {
             let mut result = match tuples {
-                Some(tuples) => {
-                    let sorted = self.sort_items(step, tuples, true, env)?;
-                    sorted
-                }
+                Some(tuples) => self.sort_items(step, tuples, true, env)?,
                 None => {
                     let sorted = self.sort_items(step, items_of(input).to_vec(), false, env)?;
                     let mut result = Vec::with_capacity(sorted.len());
@@ -1398,11 +1395,7 @@ impl Gathered {
 /// function.
 pub(crate) fn make_object(entries: Vec<(Str, Val)>) -> Val {
     if entries.iter().any(|(_, v)| holds_function(v)) {
-        let mut ordered: Vec<(Str, Val)> = Vec::with_capacity(entries.len());
-        for (key, value) in entries {
-            set_entry(&mut ordered, key, value);
-        }
-        return Val::record(ordered);
+        return Val::record(in_js_order(entries));
     }
     Val::Object(Object::from_entries(entries.into_iter().map(|(k, v)| (k, v.to_value())).collect()))
 }

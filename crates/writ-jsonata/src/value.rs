@@ -480,10 +480,11 @@ pub(crate) fn boolean(value: &Val) -> Option<bool> {
         Val::String(s) => !s.is_empty(),
         Val::Array(_) | Val::List(..) => {
             let items = value.as_array().expect("an array");
+            let deeper = |item: &Val| stacker::maybe_grow(64 * 1024, 1024 * 1024, || boolean(item));
             match items.len() {
                 0 => false,
-                1 => boolean(&items.get(0).expect("one item")).unwrap_or(false),
-                _ => items.iter().any(|item| boolean(&item) == Some(true)),
+                1 => deeper(&items.get(0).expect("one item")).unwrap_or(false),
+                _ => items.iter().any(|item| deeper(&item) == Some(true)),
             }
         }
         Val::Object(_) | Val::Record(_) => !value.as_object().expect("an object").is_empty(),
@@ -511,4 +512,33 @@ pub(crate) fn deep_equal(lhs: &Val, rhs: &Val) -> bool {
             }
         }
     }
+}
+
+/// Puts `entries` in JavaScript's property order, as assigning them one by one to a fresh
+/// object would: a repeated key keeps its first place and takes its last value, and
+/// array-index keys move to the front in ascending order.
+pub(crate) fn in_js_order(entries: Vec<(Str, Val)>) -> Vec<(Str, Val)> {
+    // A writ-core object already orders keys the JavaScript way; it holds each key's slot.
+    let mut slots = Object::new();
+    let mut values: Vec<Val> = Vec::with_capacity(entries.len());
+    for (key, value) in entries {
+        match slots.get(&key).and_then(Value::as_number) {
+            Some(slot) => {
+                if let Some(held) = values.get_mut(slot as usize) {
+                    *held = value;
+                }
+            }
+            None => {
+                slots.insert(key, Value::Number(values.len() as f64));
+                values.push(value);
+            }
+        }
+    }
+    slots
+        .iter()
+        .filter_map(|(key, slot)| {
+            let value = values.get(slot.as_number()? as usize)?;
+            Some((key.clone(), value.clone()))
+        })
+        .collect()
 }

@@ -11,7 +11,7 @@ use super::Builtin;
 use super::array::{hof_args, js_truthy};
 use crate::error::{Error, Result};
 use crate::eval::Cx;
-use crate::value::{Val, boolean};
+use crate::value::{Val, boolean, in_js_order};
 
 pub(super) const TABLE: &[Builtin] = &[
     Builtin {
@@ -121,34 +121,6 @@ fn holds_function(value: &Val, charge: &mut impl FnMut(u64) -> Result<()>) -> Re
     Ok(false)
 }
 
-/// Puts `entries` in JavaScript's property order, as assigning them one by one to a fresh
-/// object would: a repeated key keeps its first place and takes its last value, and
-/// array-index keys move to the front in ascending order.
-fn js_order(entries: Vec<(Str, Val)>) -> Vec<(Str, Val)> {
-    // A writ-core object already orders keys the JavaScript way; it holds each key's slot.
-    let mut slots = Object::new();
-    let mut values: Vec<Val> = Vec::with_capacity(entries.len());
-    for (key, value) in entries {
-        match slots.get(&key).and_then(Value::as_number) {
-            Some(slot) => {
-                if let Some(held) = values.get_mut(slot as usize) {
-                    *held = value;
-                }
-            }
-            None => {
-                slots.insert(key, Value::Number(values.len() as f64));
-                values.push(value);
-            }
-        }
-    }
-    slots
-        .iter()
-        .filter_map(|(key, slot)| {
-            let value = values.get(slot.as_number()? as usize)?;
-            Some((key.clone(), value.clone()))
-        })
-        .collect()
-}
 
 /// An object of `entries` in JavaScript's property order: a writ-core object unless some value
 /// holds a function.
@@ -162,7 +134,7 @@ pub(super) fn build_object(cx: &mut Cx<'_>, entries: Vec<(Str, Val)>) -> Result<
         }
     }
     Ok(if with_function {
-        Val::record(js_order(entries))
+        Val::record(in_js_order(entries))
     } else {
         Val::Object(Object::from_entries(
             entries.into_iter().map(|(k, v)| (k, v.to_value())).collect(),
@@ -452,7 +424,7 @@ mod tests {
     #[test]
     fn javascript_order_puts_indices_first_and_keeps_first_places() {
         let entries = ["b", "1", "a", "0", "b", "01"].iter().enumerate();
-        let ordered = js_order(entries.map(|(i, k)| (Str::from(*k), Val::Number(i as f64))).collect());
+        let ordered = in_js_order(entries.map(|(i, k)| (Str::from(*k), Val::Number(i as f64))).collect());
         let keys: Vec<String> = ordered.iter().map(|(k, _)| k.to_string()).collect();
         assert_eq!(keys, ["0", "1", "b", "a", "01"]);
         // "b" keeps its first place and its last value.

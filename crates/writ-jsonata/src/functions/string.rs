@@ -275,14 +275,12 @@ impl JsonWriter {
                 self.stack.push(Frame::Array { items, next: 0 });
             }
             Val::Object(_) | Val::Record(_) => {
-                let mut entries: Vec<(Str, Val)> = value
+                // Built objects keep JavaScript's key order already (`in_js_order`).
+                let entries: Vec<(Str, Val)> = value
                     .as_object()
                     .map(|object| object.entries().collect())
                     .unwrap_or_default();
                 cx.steps(entries.len() as u64)?;
-                if matches!(value, Val::Record(_)) {
-                    js_key_order(&mut entries);
-                }
                 self.out.push('{');
                 self.stack.push(Frame::Object {
                     entries,
@@ -355,28 +353,7 @@ impl JsonWriter {
     }
 }
 
-/// Puts the keys of an object built by the evaluation in JavaScript's property order: array
-/// indices first, ascending, then the rest as inserted.
-fn js_key_order(entries: &mut [(Str, Val)]) {
-    if entries.iter().any(|(key, _)| array_index(key).is_some()) {
-        entries.sort_by_key(|(key, _)| array_index(key).map_or((1, 0), |index| (0, index)));
-    }
-}
 
-/// `key` as a JavaScript array index: canonical decimal digits below 2^32 - 1.
-fn array_index(key: &Str) -> Option<u32> {
-    let text = key.as_ascii_str()?;
-    if text.is_empty() || text.len() > 10 || (text.len() > 1 && text.starts_with('0')) {
-        return None;
-    }
-    if !text.bytes().all(|byte| byte.is_ascii_digit()) {
-        return None;
-    }
-    text.parse::<u64>()
-        .ok()
-        .filter(|&n| n < u64::from(u32::MAX))
-        .map(|n| n as u32)
-}
 
 /// `$string(arg, prettify?)`.
 fn string(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
