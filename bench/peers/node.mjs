@@ -1,12 +1,18 @@
 // node.mjs: the node peer of writ-bench: the same workloads, worker protocol, calibration and
 // check strings as the Rust worker in bench/src/worker.rs and bench/src/workloads.rs.
+// The jsonata/ workloads run jsonata-js from oracle/node_modules (npm ci in oracle/).
 //
 // usage: node bench/peers/node.mjs <workload> <data-file> <samples>
 // prints one line: {"median_ns": <per iteration>, "check": "<string>", "samples_ns": [...], "iterations": n}
 
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const SAMPLE_TARGET_NS = 20e6;
+// Past this much sampling, stop once MIN_SAMPLES are taken: an iteration of seconds would
+// otherwise hold one process for minutes (the same rule as bench/src/worker.rs).
+const SLOW_SAMPLING_NS = 10e9;
+const MIN_SAMPLES = 3;
 
 /** 32-bit FNV-1a over the UTF-8 bytes of `text`. */
 function fnv1a(text) {
@@ -98,8 +104,60 @@ function listWorkload(expr) {
   };
 }
 
+// The JSONata workloads' expressions, the same text as the constants in bench/src/jsonata.rs.
+const FILTER_SUM = '$sum(items[price > 50].price)';
+const GROUP_SUM = 'items{category: $sum(price)}';
+const ORDER_BY = 'items^(>price)[[0..9]].name';
+const SUITE_SUM_PATH = '$sum(Account.Order.Product.(Price * Quantity))';
+const SUITE_GROUP_BY = 'Account.Order{OrderID: $sum(Product.(Price*Quantity))}';
+const SUITE_MAP =
+  'Account.Order.Product ~> $map(λ($prod, $index, $arr) { $index+1 & "/" & $count($arr) & ": " & $prod."Product Name" })';
+const SUITE_JOIN_STRINGS =
+  "Employee@$e.Contact@$c[$c.ssn = $e.SSN]{ $e.(FirstName & ' ' & Surname): $join($c.Phone.number, ', ') }";
+const SUITE_ORDER_BY = 'Account.Order.Product^(Quantity, >Description.Colour).Description.Colour';
+const SUITE_PREDICATE = 'Account.Order.Product[$lowercase(Description.Colour) = "purple"][0].Price';
+const SUITE_PARENT =
+  "Account.Order.Product.Description.{ 'Item': Colour & ' ' & %.`Product Name`, 'Discounted': (%.%.OrderID = 'order103') ? %.Price / 2 : %.Price }";
+const SUITE_FORMAT_NUMBER = "Account.Order.Product.$formatNumber(Price * Quantity, '#,##0.00')";
+const SUITE_TRANSFORM = '$ ~> |Account.Order.Product|{"Total":Price*Quantity},["Description", "SKU"]|';
+const SUITE_SELF_JOIN = '{"items": items.{"foo": "bar","count": $count($$.items[text!="" and text!="foo"].row)}}';
+
+let jsonataModule;
+
+/** jsonata-js, loaded on first use so the other workloads run without it. */
+function jsonata() {
+  if (!jsonataModule) {
+    const require = createRequire(new URL('../../oracle/package.json', import.meta.url));
+    jsonataModule = require('jsonata');
+  }
+  return jsonataModule;
+}
+
+/**
+ * One JSONata expression, compiled once, evaluated once per iteration (awaited: jsonata-js
+ * 2.x evaluates asynchronously) over the data file's value, or over `{ [wrap]: value }`.
+ * The check is `textCheck` of the result's JSON text (`undefined` for no result).
+ */
+function jsonataWorkload(expr, wrap) {
+  return async (text) => {
+    const data = JSON.parse(text);
+    const input = wrap ? { [wrap]: data } : data;
+    const compiled = jsonata()(expr);
+    // Once untimed, so that a failing workload says so before any timing.
+    let last = await compiled.evaluate(input);
+    return {
+      async: true,
+      async iterate() {
+        last = await compiled.evaluate(input);
+      },
+      check: () => textCheck(render(last)),
+    };
+  };
+}
+
 // Each workload prepares from the data file's text (untimed) and returns
-// { iterate(): one timed iteration, check(): the check string of the last result }.
+// { iterate(): one timed iteration, check(): the check string of the last result }, with
+// async: true when iterate returns a promise to await.
 const WORKLOADS = {
   'json/parse/items-20k': (text) => {
     let last = [];
@@ -184,6 +242,20 @@ const WORKLOADS = {
     };
   },
   'js/filter/rows-200k': listWorkload(FILTER_COUNT_ROWS),
+  'jsonata/filter-sum/items-200k': jsonataWorkload(FILTER_SUM, 'items'),
+  'jsonata/group-sum/items-200k': jsonataWorkload(GROUP_SUM, 'items'),
+  'jsonata/order-by/items-10k': jsonataWorkload(ORDER_BY, 'items'),
+  // jsonata/order-by/items-200k is not run here: jsonata-js runs out of memory on it.
+  'jsonata/suite/sum-path': jsonataWorkload(SUITE_SUM_PATH),
+  'jsonata/suite/group-by': jsonataWorkload(SUITE_GROUP_BY),
+  'jsonata/suite/map': jsonataWorkload(SUITE_MAP),
+  'jsonata/suite/join-strings': jsonataWorkload(SUITE_JOIN_STRINGS),
+  'jsonata/suite/order-by': jsonataWorkload(SUITE_ORDER_BY),
+  'jsonata/suite/predicate': jsonataWorkload(SUITE_PREDICATE),
+  'jsonata/suite/parent': jsonataWorkload(SUITE_PARENT),
+  'jsonata/suite/format-number': jsonataWorkload(SUITE_FORMAT_NUMBER),
+  'jsonata/suite/transform': jsonataWorkload(SUITE_TRANSFORM),
+  'jsonata/suite/self-join': jsonataWorkload(SUITE_SELF_JOIN),
 };
 
 function median(values) {
@@ -193,7 +265,20 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-function main() {
+/** One sample: `iterations` iterations, awaiting each when the task is asynchronous. */
+async function sample(task, iterations) {
+  if (task.async) {
+    for (let iteration = 0; iteration < iterations; iteration++) {
+      await task.iterate();
+    }
+  } else {
+    for (let iteration = 0; iteration < iterations; iteration++) {
+      task.iterate();
+    }
+  }
+}
+
+async function main() {
   const [name, dataFile, samplesText] = process.argv.slice(2);
   const prepare = WORKLOADS[name];
   if (!prepare) throw new Error(`unknown workload ${JSON.stringify(name)}`);
@@ -201,24 +286,29 @@ function main() {
   if (!Number.isInteger(samples) || samples <= 0) {
     throw new Error(`samples must be a positive integer, not ${JSON.stringify(samplesText)}`);
   }
-  const task = prepare(readFileSync(dataFile, 'utf8'));
+  const task = await prepare(readFileSync(dataFile, 'utf8'));
 
   const warmUpStart = process.hrtime.bigint();
-  task.iterate();
+  await sample(task, 1);
   const warmUpNs = Math.max(1, Number(process.hrtime.bigint() - warmUpStart));
   const iterations = Math.max(1, Math.floor(SAMPLE_TARGET_NS / warmUpNs));
 
   const samplesNs = [];
-  for (let sample = 0; sample < samples; sample++) {
+  const sampling = process.hrtime.bigint();
+  while (samplesNs.length < samples) {
     const start = process.hrtime.bigint();
-    for (let iteration = 0; iteration < iterations; iteration++) {
-      task.iterate();
-    }
+    await sample(task, iterations);
     samplesNs.push(Number(process.hrtime.bigint() - start) / iterations);
+    if (samplesNs.length >= MIN_SAMPLES && Number(process.hrtime.bigint() - sampling) >= SLOW_SAMPLING_NS) break;
   }
 
   const line = { median_ns: median(samplesNs), check: task.check(), samples_ns: samplesNs, iterations };
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
-main();
+main().catch((error) => {
+  // jsonata-js throws plain objects carrying a code, not Errors.
+  const text = error && error.code ? `${error.code}: ${error.message}` : error && error.stack ? error.stack : String(error);
+  process.stderr.write(`${text}\n`);
+  process.exitCode = 1;
+});

@@ -1,7 +1,8 @@
 //! Deterministic workload data: mulberry32 from a fixed seed, written as JSON text by writ.
 //!
-//! The harness generates the data, never the peer, so both sides read the very same bytes.
+//! The harness generates the data, never a peer, so every side reads the very same bytes.
 //! Files carry the scale in their name, so a run at another scale never reuses stale data.
+//! The JSONata suite workloads read the official suite's datasets instead, unscaled.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -40,6 +41,8 @@ impl Mulberry32 {
 /// One data file the workloads read.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum DataSet {
+    /// 10,000 item rows (at scale 1): the first 10,000 of every larger item set.
+    Items10k,
     /// 20,000 item rows (at scale 1).
     Items20k,
     /// 200,000 item rows (at scale 1).
@@ -54,7 +57,8 @@ pub enum DataSet {
 
 impl DataSet {
     /// Every data set.
-    pub const ALL: [DataSet; 5] = [
+    pub const ALL: [DataSet; 6] = [
+        DataSet::Items10k,
         DataSet::Items20k,
         DataSet::Items200k,
         DataSet::Numbers100k,
@@ -65,6 +69,7 @@ impl DataSet {
     /// The file name's stem, which is also how the header names the set.
     pub fn stem(self) -> &'static str {
         match self {
+            DataSet::Items10k => "items-10k",
             DataSet::Items20k => "items-20k",
             DataSet::Items200k => "items-200k",
             DataSet::Numbers100k => "numbers-100k",
@@ -75,6 +80,7 @@ impl DataSet {
 
     fn base_count(self) -> usize {
         match self {
+            DataSet::Items10k => 10_000,
             DataSet::Items20k => 20_000,
             DataSet::Items200k => 200_000,
             DataSet::Numbers100k => 100_000,
@@ -97,12 +103,58 @@ impl DataSet {
     pub fn generate(self, scale: f64) -> String {
         let count = self.count(scale);
         let value = match self {
-            DataSet::Items20k | DataSet::Items200k => items(count),
+            DataSet::Items10k | DataSet::Items20k | DataSet::Items200k => items(count),
             DataSet::Numbers100k => numbers(count),
             DataSet::Rows1k | DataSet::Rows200k => rows(count),
         };
         value.to_json_string().unwrap_or_default()
     }
+}
+
+/// Where a workload's input comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Input {
+    /// A generated set, at the run's scale.
+    Generated(DataSet),
+    /// A dataset of the official JSONata suite, by file stem: fixed, so never scaled.
+    Suite(&'static str),
+}
+
+impl Input {
+    /// The file a worker reads, given the generated sets' paths from [`ensure`].
+    pub fn path(self, generated: &[(DataSet, PathBuf)]) -> PathBuf {
+        match self {
+            Input::Generated(set) => generated
+                .iter()
+                .find(|(candidate, _)| *candidate == set)
+                .map(|(_, path)| path.clone())
+                .unwrap_or_default(),
+            Input::Suite(name) => suite_dataset(name),
+        }
+    }
+
+    /// The input's JSON text at `scale`, without writing a file.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the file when a suite dataset cannot be read.
+    #[cfg(test)]
+    pub fn text(self, scale: f64) -> Result<String, String> {
+        match self {
+            Input::Generated(set) => Ok(set.generate(scale)),
+            Input::Suite(name) => {
+                let path = suite_dataset(name);
+                fs::read_to_string(&path).map_err(|error| format!("cannot read {}: {error}", path.display()))
+            }
+        }
+    }
+}
+
+/// The path of the suite's dataset `name`, as writ-jsonata's conformance tests keep it.
+fn suite_dataset(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../crates/writ-jsonata/tests/jsonata-suite/datasets")
+        .join(format!("{name}.json"))
 }
 
 /// Writes any data set missing from `dir` at `scale`, and returns every set's path.
@@ -272,5 +324,25 @@ mod tests {
             .map(|key| key.to_string_lossy().into_owned())
             .collect();
         assert_eq!(keys, ["id", "name", "price", "qty", "status", "tags"]);
+    }
+
+    #[test]
+    fn smaller_item_sets_are_prefixes_of_larger_ones() {
+        let small = DataSet::Items10k.generate(0.001);
+        let large = DataSet::Items200k.generate(0.001);
+        assert!(large.starts_with(small.trim_end_matches(']')), "{small}");
+        let category = writ_core::parse_json(&small).expect("valid JSON");
+        let first = category
+            .as_array()
+            .and_then(|rows| rows.first())
+            .and_then(|row| row.as_object());
+        assert!(first.and_then(|row| row.get_str("category")).is_some());
+    }
+
+    #[test]
+    fn suite_datasets_are_read_as_they_are() {
+        let text = Input::Suite("dataset5").text(0.001).expect("the suite's dataset5");
+        let value = writ_core::parse_json(&text).expect("valid JSON");
+        assert!(value.as_object().and_then(|root| root.get_str("Account")).is_some());
     }
 }

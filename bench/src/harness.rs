@@ -1,5 +1,6 @@
-//! The harness: generates the data, runs every workload in writ and in the peer in fresh
-//! processes, pass after pass, checks that both sides agree, and reports medians and ratios.
+//! The harness: generates the data, runs every workload in writ and in its peers (node, and
+//! jlens-core for the JSONata workloads) in fresh processes, pass after pass, checks that every
+//! side agrees, and reports medians and writ's ratio to each peer.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,11 +11,14 @@ use crate::data::{self, DataSet};
 use crate::stats::{human_ns, median};
 use crate::workloads::{WORKLOADS, Workload};
 
+/// The jlens-core release the bench links, pinned in `bench/Cargo.toml`.
+const JLENS_VERSION: &str = "0.26.0";
+
 /// The help text.
 pub const USAGE: &str = "\
 usage: writ-bench [--runs N] [--samples N] [--scale F] [--only SUBSTRING] [--json]
                   [--data-dir DIR] [--node PATH]
-       writ-bench worker <workload> <data-file> <samples>
+       writ-bench worker [--side writ|jlens] <workload> <data-file> <samples>
 
   --runs N          passes over every workload, each in fresh processes (default 3)
   --samples N       timed samples per process (default 7)
@@ -84,11 +88,42 @@ fn positive(option: &str, text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("{option} needs a positive integer, not {text:?}"))
 }
 
-/// The two systems every workload runs on.
+/// The systems a workload may run on.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Side {
     Writ,
-    Peer,
+    Node,
+    Jlens,
+}
+
+impl Side {
+    /// Every side, in the order of the first pass; the next pass goes the other way round, so
+    /// no side always runs on a machine another has warmed.
+    const ALL: [Side; 3] = [Side::Writ, Side::Node, Side::Jlens];
+
+    fn name(self) -> &'static str {
+        match self {
+            Side::Writ => "writ",
+            Side::Node => "node",
+            Side::Jlens => "jlens",
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Side::Writ => 0,
+            Side::Node => 1,
+            Side::Jlens => 2,
+        }
+    }
+
+    fn runs(self, workload: &Workload) -> bool {
+        match self {
+            Side::Writ => true,
+            Side::Node => workload.without_node.is_none(),
+            Side::Jlens => workload.jlens.is_some(),
+        }
+    }
 }
 
 /// What one worker process reported.
@@ -97,18 +132,39 @@ struct Report {
     check: String,
 }
 
-/// Everything gathered for one workload over all passes.
+/// Everything gathered for one workload over all passes, by [`Side::index`].
 struct Tally {
     workload: &'static Workload,
-    writ: Vec<Report>,
-    peer: Vec<Report>,
+    reports: [Vec<Report>; 3],
 }
 
-impl Tally {
-    fn reports(&mut self, side: Side) -> &mut Vec<Report> {
-        match side {
-            Side::Writ => &mut self.writ,
-            Side::Peer => &mut self.peer,
+/// One side's figures for one workload.
+struct Figure {
+    median_ns: f64,
+    check: String,
+}
+
+/// One line of the report: each side's figures, absent for a side that does not run it.
+struct Row {
+    workload: &'static Workload,
+    sides: [Option<Figure>; 3],
+}
+
+impl Row {
+    fn side(&self, side: Side) -> Option<&Figure> {
+        self.sides[side.index()].as_ref()
+    }
+
+    /// writ's median over `peer`'s, when both ran.
+    fn ratio(&self, peer: Side) -> Option<f64> {
+        Some(self.side(Side::Writ)?.median_ns / self.side(peer)?.median_ns)
+    }
+
+    /// Whether `peer` gave writ's check (true when it did not run).
+    fn agrees(&self, peer: Side) -> bool {
+        match (self.side(Side::Writ), self.side(peer)) {
+            (Some(writ), Some(other)) => writ.check == other.check,
+            _ => true,
         }
     }
 }
@@ -117,7 +173,7 @@ impl Tally {
 ///
 /// # Errors
 ///
-/// A message when data cannot be written, a worker fails, or the two sides' checks differ.
+/// A message when data cannot be written, a worker fails, or two sides' checks differ.
 pub fn run(options: &Options) -> Result<(), String> {
     let selected: Vec<&'static Workload> = WORKLOADS
         .iter()
@@ -135,13 +191,6 @@ pub fn run(options: &Options) -> Result<(), String> {
         ));
     }
     let files = data::ensure(&options.data_dir, options.scale)?;
-    let data_file = |set: DataSet| -> PathBuf {
-        files
-            .iter()
-            .find(|(candidate, _)| *candidate == set)
-            .map(|(_, path)| path.clone())
-            .unwrap_or_default()
-    };
     let node_version = node_version(&options.node)?;
     let writ_exe = std::env::current_exe().map_err(|error| format!("cannot find writ-bench itself: {error}"))?;
     let peer_script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/node.mjs");
@@ -151,11 +200,25 @@ pub fn run(options: &Options) -> Result<(), String> {
         .map(|set| format!("{} = {}", set.stem(), set.count(options.scale)))
         .collect::<Vec<_>>()
         .join(", ");
+    let with_jlens = selected.iter().any(|workload| workload.jlens.is_some());
+    let peers = if with_jlens {
+        format!(
+            "peers node {node_version} (jsonata-js {}) and jlens-core {JLENS_VERSION}",
+            jsonata_version()?
+        )
+    } else {
+        format!("peer node {node_version}")
+    };
     let header = format!(
-        "writ-bench: {} runs x {} samples, peer node {node_version}, scale {} ({sizes})",
+        "writ-bench: {} runs x {} samples, {peers}, scale {} ({sizes}{})",
         options.runs,
         options.samples,
         writ_core::js_number_to_string(options.scale),
+        if with_jlens {
+            "; the JSONata suite's datasets unscaled"
+        } else {
+            ""
+        },
     );
     if options.json {
         eprintln!("{header}");
@@ -167,29 +230,29 @@ pub fn run(options: &Options) -> Result<(), String> {
         .iter()
         .map(|&workload| Tally {
             workload,
-            writ: Vec::new(),
-            peer: Vec::new(),
+            reports: [Vec::new(), Vec::new(), Vec::new()],
         })
         .collect();
     let samples = options.samples.to_string();
     for pass in 0..options.runs {
         eprintln!("pass {}/{}", pass + 1, options.runs);
-        // Alternate which side goes first, so neither always runs on a machine the other warmed.
-        let order = if pass % 2 == 0 {
-            [Side::Writ, Side::Peer]
-        } else {
-            [Side::Peer, Side::Writ]
-        };
+        let mut order = Side::ALL;
+        if pass % 2 == 1 {
+            order.reverse();
+        }
         for tally in &mut tallies {
-            let file = data_file(tally.workload.data);
-            for side in order {
+            let file = tally.workload.data.path(&files);
+            for side in order.into_iter().filter(|side| side.runs(tally.workload)) {
                 let mut command = match side {
-                    Side::Writ => {
+                    Side::Writ | Side::Jlens => {
                         let mut command = Command::new(&writ_exe);
                         command.arg("worker");
+                        if side == Side::Jlens {
+                            command.args(["--side", "jlens"]);
+                        }
                         command
                     }
-                    Side::Peer => {
+                    Side::Node => {
                         let mut command = Command::new(&options.node);
                         command.arg(&peer_script);
                         command
@@ -197,7 +260,7 @@ pub fn run(options: &Options) -> Result<(), String> {
                 };
                 command.arg(tally.workload.name).arg(&file).arg(&samples);
                 let report = run_worker(command, tally.workload.name, side)?;
-                tally.reports(side).push(report);
+                tally.reports[side.index()].push(report);
             }
         }
     }
@@ -206,68 +269,45 @@ pub fn run(options: &Options) -> Result<(), String> {
     let mut disagreements = Vec::new();
     for tally in &tallies {
         let name = tally.workload.name;
-        let writ_check = agreed_check(name, "writ", &tally.writ)?;
-        let peer_check = agreed_check(name, "node", &tally.peer)?;
-        if writ_check != peer_check {
-            // Reported after the figures, so a correctness bug does not hide the timings.
-            disagreements.push(format!(
-                "{name}: writ and node disagree: writ's check is {writ_check:?}, node's is {peer_check:?}"
-            ));
+        let mut sides = [None, None, None];
+        for side in Side::ALL {
+            let reports = &tally.reports[side.index()];
+            if reports.is_empty() {
+                continue;
+            }
+            let samples: Vec<f64> = reports
+                .iter()
+                .flat_map(|report| report.samples_ns.iter().copied())
+                .collect();
+            sides[side.index()] = Some(Figure {
+                median_ns: median(&samples),
+                check: agreed_check(name, side.name(), reports)?,
+            });
         }
-        let all_samples = |reports: &[Report]| {
-            median(
-                &reports
-                    .iter()
-                    .flat_map(|report| report.samples_ns.iter().copied())
-                    .collect::<Vec<_>>(),
-            )
+        let row = Row {
+            workload: tally.workload,
+            sides,
         };
-        rows.push(Row {
-            name,
-            writ_ns: all_samples(&tally.writ),
-            peer_ns: all_samples(&tally.peer),
-            writ_check,
-            peer_check,
-        });
+        for peer in [Side::Node, Side::Jlens] {
+            if let (false, Some(writ), Some(other)) = (row.agrees(peer), row.side(Side::Writ), row.side(peer)) {
+                // Reported after the figures, so a correctness bug does not hide the timings.
+                disagreements.push(format!(
+                    "{name}: writ and {} disagree: writ's check is {:?}, {}'s is {:?}",
+                    peer.name(),
+                    writ.check,
+                    peer.name(),
+                    other.check
+                ));
+            }
+        }
+        rows.push(row);
     }
     if options.json {
-        for row in rows {
-            let mut line = Object::new();
-            line.insert("workload".into(), Value::from(row.name));
-            line.insert("writ_median_ns".into(), Value::from(row.writ_ns));
-            line.insert("peer".into(), Value::from("node"));
-            line.insert("peer_median_ns".into(), Value::from(row.peer_ns));
-            line.insert("ratio".into(), Value::from(row.writ_ns / row.peer_ns));
-            line.insert("checks_agree".into(), Value::from(row.writ_check == row.peer_check));
-            line.insert("writ_check".into(), Value::from(row.writ_check));
-            line.insert("peer_check".into(), Value::from(row.peer_check));
-            line.insert("runs".into(), Value::from(options.runs as f64));
-            line.insert("samples".into(), Value::from(options.samples as f64));
-            println!("{}", Value::from(line));
+        for row in &rows {
+            println!("{}", json_line(row, options));
         }
     } else {
-        let width = rows
-            .iter()
-            .map(|row| row.name.len())
-            .max()
-            .unwrap_or(0)
-            .max("workload".len());
-        println!(
-            "{:<width$}  {:>10}  {:>10}  {:>9}",
-            "workload", "writ", "node", "writ/node"
-        );
-        for row in rows {
-            let mut ratio = format!("{:.2}x", row.writ_ns / row.peer_ns);
-            if row.writ_check != row.peer_check {
-                ratio.push_str("  (checks differ)");
-            }
-            println!(
-                "{:<width$}  {:>10}  {:>10}  {ratio:>9}",
-                row.name,
-                human_ns(row.writ_ns),
-                human_ns(row.peer_ns),
-            );
-        }
+        print_table(&rows, with_jlens);
     }
     if disagreements.is_empty() {
         Ok(())
@@ -276,13 +316,124 @@ pub fn run(options: &Options) -> Result<(), String> {
     }
 }
 
-/// One line of the report.
-struct Row {
-    name: &'static str,
-    writ_ns: f64,
-    peer_ns: f64,
-    writ_check: String,
-    peer_check: String,
+/// One workload as a JSON object. The `peer_*` fields and `ratio` are node's, as they were
+/// before jlens joined; `jlens_*` appear for the workloads jlens runs.
+fn json_line(row: &Row, options: &Options) -> Value {
+    let number_or_null = |number: Option<f64>| number.map_or(Value::Null, Value::from);
+    let mut line = Object::new();
+    line.insert("workload".into(), Value::from(row.workload.name));
+    let writ = row.side(Side::Writ);
+    line.insert(
+        "writ_median_ns".into(),
+        number_or_null(writ.map(|figure| figure.median_ns)),
+    );
+    line.insert("peer".into(), Value::from("node"));
+    let node = row.side(Side::Node);
+    line.insert(
+        "peer_median_ns".into(),
+        number_or_null(node.map(|figure| figure.median_ns)),
+    );
+    line.insert("ratio".into(), number_or_null(row.ratio(Side::Node)));
+    if let Some(reason) = row.workload.without_node {
+        line.insert("node_not_run".into(), Value::from(reason));
+    }
+    if row.workload.jlens.is_some() {
+        let jlens = row.side(Side::Jlens);
+        line.insert(
+            "jlens_median_ns".into(),
+            number_or_null(jlens.map(|figure| figure.median_ns)),
+        );
+        line.insert("jlens_ratio".into(), number_or_null(row.ratio(Side::Jlens)));
+        line.insert(
+            "jlens_check".into(),
+            jlens.map_or(Value::Null, |figure| Value::from(figure.check.as_str())),
+        );
+    }
+    line.insert(
+        "checks_agree".into(),
+        Value::from(row.agrees(Side::Node) && row.agrees(Side::Jlens)),
+    );
+    line.insert(
+        "writ_check".into(),
+        writ.map_or(Value::Null, |figure| Value::from(figure.check.as_str())),
+    );
+    line.insert(
+        "peer_check".into(),
+        node.map_or(Value::Null, |figure| Value::from(figure.check.as_str())),
+    );
+    line.insert("runs".into(), Value::from(options.runs as f64));
+    line.insert("samples".into(), Value::from(options.samples as f64));
+    Value::from(line)
+}
+
+/// A ratio with three significant digits at most, so that 1,000× apart still shows.
+fn ratio_text(ratio: f64) -> String {
+    if ratio >= 0.1 || ratio == 0.0 || !ratio.is_finite() {
+        format!("{ratio:.2}x")
+    } else {
+        let decimals = (2.0 - ratio.log10().floor()) as usize;
+        format!("{ratio:.decimals$}x")
+    }
+}
+
+/// The table: each side's median and writ's ratio to each peer ("—" where a side did not run;
+/// the jlens columns only when a selected workload has a jlens side), then why node skipped
+/// what it skipped.
+fn print_table(rows: &[Row], with_jlens: bool) {
+    let width = rows
+        .iter()
+        .map(|row| row.workload.name.len())
+        .max()
+        .unwrap_or(0)
+        .max("workload".len());
+    let time = |row: &Row, side: Side| {
+        row.side(side)
+            .map_or_else(|| "—".to_string(), |figure| human_ns(figure.median_ns))
+    };
+    let ratio = |row: &Row, peer: Side| {
+        let mut text = row.ratio(peer).map_or_else(|| "—".to_string(), ratio_text);
+        if !row.agrees(peer) {
+            text.push_str(" (checks differ)");
+        }
+        text
+    };
+    if with_jlens {
+        println!(
+            "{:<width$}  {:>10}  {:>10}  {:>10}  {:>9}  {:>10}",
+            "workload", "writ", "node", "jlens", "writ/node", "writ/jlens"
+        );
+    } else {
+        println!(
+            "{:<width$}  {:>10}  {:>10}  {:>9}",
+            "workload", "writ", "node", "writ/node"
+        );
+    }
+    for row in rows {
+        if with_jlens {
+            println!(
+                "{:<width$}  {:>10}  {:>10}  {:>10}  {:>9}  {:>10}",
+                row.workload.name,
+                time(row, Side::Writ),
+                time(row, Side::Node),
+                time(row, Side::Jlens),
+                ratio(row, Side::Node),
+                ratio(row, Side::Jlens),
+            );
+        } else {
+            println!(
+                "{:<width$}  {:>10}  {:>10}  {:>9}",
+                row.workload.name,
+                time(row, Side::Writ),
+                time(row, Side::Node),
+                ratio(row, Side::Node),
+            );
+        }
+    }
+    for row in rows {
+        if let Some(reason) = row.workload.without_node {
+            println!("{}: node not run: {reason}", row.workload.name);
+        }
+    }
 }
 
 /// The one check string every run of one side gave.
@@ -297,16 +448,9 @@ fn agreed_check(name: &str, side: &str, reports: &[Report]) -> Result<String, St
     }
 }
 
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::Writ => "writ",
-        Side::Peer => "node",
-    }
-}
-
 /// Runs one worker process and reads its result line.
 fn run_worker(mut command: Command, name: &str, side: Side) -> Result<Report, String> {
-    let who = format!("{name} ({})", side_name(side));
+    let who = format!("{name} ({})", side.name());
     let output = command
         .output()
         .map_err(|error| format!("{who}: cannot start {:?}: {error}", command.get_program()))?;
@@ -348,4 +492,55 @@ fn node_version(node: &str) -> Result<String, String> {
         return Err(format!("{node} --version failed ({})", output.status));
     }
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+/// The version of the jsonata-js the node peer loads (from the oracle's `node_modules`).
+fn jsonata_version() -> Result<String, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oracle/node_modules/jsonata/package.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|error| format!("cannot read {} (run npm ci in oracle/): {error}", path.display()))?;
+    let manifest = parse_json(&text).map_err(|error| format!("{}: {error}", path.display()))?;
+    manifest
+        .as_object()
+        .and_then(|object| object.get_str("version"))
+        .and_then(Value::as_str)
+        .map(|version| version.to_string_lossy().into_owned())
+        .ok_or_else(|| format!("{} has no version", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_peer_that_differs_from_writ_is_caught() {
+        let workload = crate::workloads::find("jsonata/suite/map").expect("a workload");
+        let figure = |check: &str| {
+            Some(Figure {
+                median_ns: 2.0,
+                check: check.to_string(),
+            })
+        };
+        let row = Row {
+            workload,
+            sides: [figure("a"), figure("a"), figure("b")],
+        };
+        assert!(row.agrees(Side::Node));
+        assert!(!row.agrees(Side::Jlens));
+        assert_eq!(row.ratio(Side::Node), Some(1.0));
+        let without_node = Row {
+            workload,
+            sides: [figure("a"), None, figure("a")],
+        };
+        assert!(without_node.agrees(Side::Node));
+        assert_eq!(without_node.ratio(Side::Node), None);
+    }
+
+    #[test]
+    fn ratios_keep_three_significant_digits() {
+        assert_eq!(ratio_text(1.234), "1.23x");
+        assert_eq!(ratio_text(0.25), "0.25x");
+        assert_eq!(ratio_text(0.0123), "0.0123x");
+        assert_eq!(ratio_text(0.000_456_7), "0.000457x");
+    }
 }

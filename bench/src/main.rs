@@ -1,12 +1,14 @@
-//! writ-bench: runs the same workloads in writ and in node, in fresh processes, and prints the
-//! median time of each side and the writ/node ratio per workload.
+//! writ-bench: runs the same workloads in writ and in its peers (node, and jlens-core for the
+//! JSONata workloads), in fresh processes, and prints the median time of each side and writ's
+//! ratio to each peer per workload.
 //!
-//! `writ-bench [options]` is the harness (see `--help`); `writ-bench worker <workload>
-//! <data-file> <samples>` times one workload in this process, as `bench/peers/node.mjs` does
-//! for node.
+//! `writ-bench [options]` is the harness (see `--help`); `writ-bench worker [--side jlens]
+//! <workload> <data-file> <samples>` times one workload in this process, as
+//! `bench/peers/node.mjs` does for node.
 
 mod data;
 mod harness;
+mod jsonata;
 mod stats;
 mod worker;
 mod workloads;

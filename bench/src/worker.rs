@@ -1,7 +1,9 @@
-//! `writ-bench worker`: times one workload in this process and prints one JSON line.
+//! `writ-bench worker`: times one workload in this process, on writ or on jlens-core, and
+//! prints one JSON line.
 //!
 //! The protocol, shared with `bench/peers/node.mjs`: load the data (untimed), run one
-//! warm-up iteration and calibrate on it, run the samples, then print
+//! warm-up iteration and calibrate on it, run the samples (fewer, but at least
+//! [`MIN_SAMPLES`], once they have taken [`SLOW_SAMPLING`]), then print
 //! `{"median_ns": <per iteration>, "check": "<string>", "samples_ns": [...], "iterations": n}`.
 
 use std::fs;
@@ -15,23 +17,45 @@ use crate::workloads;
 /// How long one sample aims to take.
 pub const SAMPLE_TARGET: Duration = Duration::from_millis(20);
 
-/// Runs `worker <workload> <data-file> <samples>` and prints the result line.
+/// How long the samples may take before the worker stops at [`MIN_SAMPLES`]: an iteration
+/// that takes seconds (jsonata-js grouping 200,000 items) would otherwise hold one process for
+/// minutes. Samples of [`SAMPLE_TARGET`] never come near it.
+pub const SLOW_SAMPLING: Duration = Duration::from_secs(10);
+
+/// The fewest samples a worker takes.
+pub const MIN_SAMPLES: usize = 3;
+
+/// The usage line of a worker.
+const USAGE: &str = "usage: writ-bench worker [--side writ|jlens] <workload> <data-file> <samples>";
+
+/// Runs `worker [--side writ|jlens] <workload> <data-file> <samples>` and prints the result
+/// line.
 ///
 /// # Errors
 ///
-/// A message for bad arguments, an unknown workload, or unreadable data.
+/// A message for bad arguments, an unknown workload or one the side does not run, or
+/// unreadable data.
 pub fn run(args: &[String]) -> Result<(), String> {
+    let (side, args) = match args {
+        [flag, side, rest @ ..] if flag == "--side" => (side.as_str(), rest),
+        _ => ("writ", args),
+    };
     let [name, data_file, samples] = args else {
-        return Err("usage: writ-bench worker <workload> <data-file> <samples>".to_string());
+        return Err(USAGE.to_string());
     };
     let workload = workloads::find(name).ok_or_else(|| format!("unknown workload {name:?}"))?;
+    let load = match side {
+        "writ" => workload.load,
+        "jlens" => workload.jlens.ok_or_else(|| format!("jlens does not run {name}"))?,
+        _ => return Err(format!("unknown side {side:?}\n{USAGE}")),
+    };
     let samples: usize = samples
         .parse()
         .ok()
         .filter(|&samples| samples > 0)
         .ok_or_else(|| format!("samples must be a positive integer, not {samples:?}"))?;
     let text = fs::read_to_string(data_file).map_err(|error| format!("cannot read {data_file}: {error}"))?;
-    let mut task = (workload.load)(text)?;
+    let mut task = load(text)?;
 
     let warm_up = Instant::now();
     task.iterate();
@@ -39,12 +63,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let iterations = (SAMPLE_TARGET.as_nanos() / warm_up_ns).max(1);
 
     let mut samples_ns = Vec::with_capacity(samples);
+    let sampling = Instant::now();
     for _ in 0..samples {
         let start = Instant::now();
         for _ in 0..iterations {
             task.iterate();
         }
         samples_ns.push(start.elapsed().as_nanos() as f64 / iterations as f64);
+        if samples_ns.len() >= MIN_SAMPLES && sampling.elapsed() >= SLOW_SAMPLING {
+            break;
+        }
     }
 
     let mut line = Object::new();

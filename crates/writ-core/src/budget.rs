@@ -371,6 +371,23 @@ impl Meter {
         Ok(())
     }
 
+    /// Fails now, with [`Bound::Time`], when `work` — a piece that cannot stop halfway, such
+    /// as building one long string — would not finish before the deadline: the worst case
+    /// charged in time before it runs. Reads the clock; without a time limit it never fails.
+    ///
+    /// # Errors
+    ///
+    /// [`Bound::Time`] or [`Bound::Interrupted`], or any earlier error again.
+    pub fn reserve_time(&mut self, work: Duration) -> Result<(), BudgetExceeded> {
+        self.check_clock()?;
+        if let Deadline::At(at, millis) = self.deadline
+            && self.now().checked_add(work).is_none_or(|done| done >= at)
+        {
+            return self.fail(Bound::Time, millis);
+        }
+        Ok(())
+    }
+
     #[cold]
     fn fail(&mut self, bound: Bound, limit: u64) -> Result<(), BudgetExceeded> {
         let exceeded = BudgetExceeded { bound, limit };
@@ -533,6 +550,20 @@ mod tests {
             );
             assert!(meter.step().is_err() && meter.steps(5).is_err() && meter.enter().is_err());
         }
+    }
+
+    #[test]
+    fn reserving_time_fails_early_when_the_work_would_pass_the_deadline() {
+        let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
+        let timed = Limits { time: Some(Duration::from_millis(50)), ..limits() };
+        let mut meter = Meter::with_clock(&timed, clock.clone());
+        assert!(meter.reserve_time(Duration::from_millis(40)).is_ok());
+        clock.advance(Duration::from_millis(20));
+        let error = meter.reserve_time(Duration::from_millis(40)).expect_err("20 + 40 > 50");
+        assert_eq!(error, BudgetExceeded { bound: Bound::Time, limit: 50 });
+        assert!(meter.step().is_err(), "sticky");
+        let mut unbounded = Meter::with_clock(&limits(), clock);
+        assert!(unbounded.reserve_time(Duration::from_secs(3600)).is_ok());
     }
 
     #[test]

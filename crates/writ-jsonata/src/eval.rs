@@ -31,8 +31,20 @@ const RED_ZONE: usize = 128 * 1024;
 /// The size of each fresh stack segment.
 const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 
+/// From how many units on a built-in's piece of work is charged in time before it runs.
+const BULK_WORK: u64 = 1 << 16;
+/// What a step of a built-in's bulk work costs at most, for charging it in time.
+const STEP_NANOS: u64 = 2;
+/// What building one code unit of a string costs at most.
+const STRING_UNIT_NANOS: u64 = 4;
+/// What building one item of a list costs at most.
+const ARRAY_ITEM_NANOS: u64 = 10;
+
 /// How many numbers of a range are built between two reads of the clock.
 const RANGE_PIECE: usize = 1 << 16;
+
+/// Up to how many groups a group-by finds a key by scanning rather than hashing.
+const GROUP_SCAN: usize = 8;
 
 /// A tuple's key for its item.
 const FOCUS_KEY: &str = "@";
@@ -62,7 +74,10 @@ impl Drop for Frame {
 impl Env {
     /// A scope with no bindings inside `parent`.
     pub(crate) fn child(parent: Option<&Env>) -> Env {
-        Env(Rc::new(Frame { bindings: RefCell::new(Vec::new()), parent: parent.cloned() }))
+        Env(Rc::new(Frame {
+            bindings: RefCell::new(Vec::new()),
+            parent: parent.cloned(),
+        }))
     }
 
     /// Binds `name` in this scope (replacing an earlier binding of it here).
@@ -172,21 +187,38 @@ impl<'a> Cx<'a> {
     }
 
     /// Charges `n` steps: a built-in's work over `n` items or characters, charged before it runs.
+    /// A large charge is also charged in time: it fails now if that much work would not end
+    /// before the deadline.
     pub(crate) fn steps(&mut self, n: u64) -> Result<()> {
         let charged = self.meter.steps(n);
-        self.budget(charged)
+        self.budget(charged)?;
+        self.reserve_time(n, STEP_NANOS)
     }
 
-    /// Charges building a string of `len` code units.
+    /// Charges building a string of `len` code units, in length and in time.
     pub(crate) fn charge_string(&mut self, len: usize) -> Result<()> {
         let charged = self.meter.charge_string(len);
-        self.budget(charged)
+        self.budget(charged)?;
+        self.reserve_time(len as u64, STRING_UNIT_NANOS)
     }
 
-    /// Charges building a sequence or array of `len` items (D2015 past the sequence limit).
+    /// Charges building a sequence or array of `len` items (D2015 past the sequence limit), in
+    /// length and in time.
     pub(crate) fn charge_array(&mut self, len: usize) -> Result<()> {
         let charged = self.meter.charge_array(len);
-        self.budget(charged)
+        self.budget(charged)?;
+        self.reserve_time(len as u64, ARRAY_ITEM_NANOS)
+    }
+
+    /// Work of `units` at about `nanos` each that cannot stop halfway: when it is large, the
+    /// time it takes is charged before it runs, so a timeout holds inside it.
+    fn reserve_time(&mut self, units: u64, nanos: u64) -> Result<()> {
+        if units < BULK_WORK {
+            return Ok(());
+        }
+        let work = std::time::Duration::from_nanos(units.saturating_mul(nanos));
+        let reserved = self.meter.reserve_time(work);
+        self.budget(reserved)
     }
 
     /// Milliseconds since the epoch from the host, the same for the whole evaluation.
@@ -233,12 +265,32 @@ impl<'a> Cx<'a> {
 
     /// The function value of built-in `builtin`, made once per evaluation.
     fn builtin(&mut self, builtin: &'static Builtin) -> Val {
-        let function = self.builtins.entry(builtin.name).or_insert_with(|| Rc::new(Function::Builtin(builtin)));
+        let function = self
+            .builtins
+            .entry(builtin.name)
+            .or_insert_with(|| Rc::new(Function::Builtin(builtin)));
         Val::Function(function.clone())
     }
 
     /// Evaluates one node: JSONata's `evaluate`.
     pub(crate) fn eval(&mut self, node: &Node, input: &Val, env: &Env) -> Result<Val> {
+        // Leaves (literals, variables, field paths through objects) answer without entering a
+        // level: they cannot recurse, and they are most of what a predicate evaluates.
+        if node.predicate.is_empty() && node.group.is_none() {
+            let leaf = match &node.kind {
+                Kind::Number(n) => Some(Val::Number(*n)),
+                Kind::String(text) => Some(Val::String(text.clone())),
+                Kind::Bool(b) => Some(Val::Bool(*b)),
+                Kind::Null => Some(Val::Null),
+                Kind::Variable(name) if !node.keep_array => Some(self.variable(name, input, env)),
+                Kind::Path(steps) => self.field_chain(node, steps, input)?,
+                _ => None,
+            };
+            if let Some(value) = leaf {
+                self.meter.step().map_err(|e| Error::from(e).at(node.position))?;
+                return Ok(value);
+            }
+        }
         let entered = self.meter.enter();
         if let Err(exceeded) = entered {
             return Err(Error::from(exceeded).at(node.position));
@@ -286,11 +338,19 @@ impl<'a> Cx<'a> {
             }
             Kind::Elvis(lhs, rhs) => {
                 let value = self.eval(lhs, input, env)?;
-                if boolean(&value) == Some(true) { value } else { self.eval(rhs, input, env)? }
+                if boolean(&value) == Some(true) {
+                    value
+                } else {
+                    self.eval(rhs, input, env)?
+                }
             }
             Kind::Coalesce(lhs, rhs) => {
                 let value = self.eval(lhs, input, env)?;
-                if value.is_undefined() { self.eval(rhs, input, env)? } else { value }
+                if value.is_undefined() {
+                    self.eval(rhs, input, env)?
+                } else {
+                    value
+                }
             }
             Kind::Block(expressions) if !node.scoped => {
                 let mut result = Val::Undefined;
@@ -350,7 +410,11 @@ impl<'a> Cx<'a> {
             && flags.has(Flags::SEQUENCE)
             && !flags.has(Flags::TUPLE_STREAM)
         {
-            let flags = if node.keep_array { flags.with(Flags::KEEP_SINGLETON) } else { *flags };
+            let flags = if node.keep_array {
+                flags.with(Flags::KEEP_SINGLETON)
+            } else {
+                *flags
+            };
             result = match items.len() {
                 0 => Val::Undefined,
                 1 if !flags.has(Flags::KEEP_SINGLETON) => items[0].clone(),
@@ -434,9 +498,10 @@ impl<'a> Cx<'a> {
 
         if node.keep_singleton_array {
             result = match result {
-                Val::List(items, flags) if flags.has(Flags::CONS) && !flags.has(Flags::SEQUENCE) => {
-                    Val::list(vec![Val::List(items, flags)], Flags::SEQUENCE.with(Flags::KEEP_SINGLETON))
-                }
+                Val::List(items, flags) if flags.has(Flags::CONS) && !flags.has(Flags::SEQUENCE) => Val::list(
+                    vec![Val::List(items, flags)],
+                    Flags::SEQUENCE.with(Flags::KEEP_SINGLETON),
+                ),
                 Val::List(items, flags) => Val::List(items, flags.with(Flags::KEEP_SINGLETON)),
                 // jsonata-js marks whatever the path gave; only arrays carry the mark.
                 other => other,
@@ -457,16 +522,21 @@ impl<'a> Cx<'a> {
         if node.group.is_some() || node.keep_singleton_array || node.tuple || !input.is_object() {
             return Ok(None);
         }
-        let mut current = input.clone();
+        if !steps
+            .iter()
+            .all(|step| matches!(step.kind, Kind::Name(_)) && is_plain_step(step))
+        {
+            return Ok(None);
+        }
+        // The first field is read where the input lives; only what is found is taken.
+        let mut current: Option<Val> = None;
         for (index, step) in steps.iter().enumerate() {
             let Kind::Name(name) = &step.kind else { return Ok(None) };
-            if !is_plain_step(step) {
-                return Ok(None);
-            }
             self.meter.step().map_err(|e| Error::from(e).at(step.position))?;
-            let next = match &current {
+            let from = current.as_ref().unwrap_or(input);
+            let next = match from {
                 Val::Object(object) => object.get(name).map(Val::from).unwrap_or_default(),
-                Val::Record(_) => lookup_field(&current, name),
+                Val::Record(_) => lookup_field(from, name),
                 _ => return Ok(None),
             };
             if next.is_undefined() {
@@ -475,9 +545,9 @@ impl<'a> Cx<'a> {
             if next.is_array() && index + 1 < steps.len() {
                 return Ok(None);
             }
-            current = next;
+            current = Some(next);
         }
-        Ok(Some(current))
+        Ok(current)
     }
 
     /// One step over a sequence (JSONata's `evaluateStep`).
@@ -494,29 +564,61 @@ impl<'a> Cx<'a> {
 
         let items = items_of(input);
         let mut results: Vec<Val> = Vec::with_capacity(items.len().min(1024));
-        for item in items.iter() {
-            let mut value = match &step.kind {
-                // The commonest step, without a trip through `eval`.
-                Kind::Name(name) if step.predicate.is_empty() && step.group.is_none() && step.ancestor.is_none() => {
-                    self.meter.step().map_err(|e| Error::from(e).at(step.position))?;
-                    unwrap_sequence(lookup_field(&item, name), step.keep_array)
-                }
-                _ => self.eval(step, &item, env)?,
-            };
-            for stage in &step.stages {
-                if let Stage::Filter(predicate, _) = stage {
-                    value = self.filter(predicate, value, env)?;
+        if let (ArrayView::Data(values), Kind::Name(name)) = (items, &step.kind)
+            && is_plain_step(step)
+        {
+            // A field of each object of an input array, read where the objects live.
+            self.steps(values.len() as u64).map_err(|e| e.at(step.position))?;
+            for value in values {
+                let found = match value {
+                    Value::Object(object) => object.get(name).map(Val::from).unwrap_or_default(),
+                    Value::Array(_) => unwrap_sequence(lookup_field(&Val::from(value), name), false),
+                    _ => continue,
+                };
+                if !found.is_undefined() {
+                    results.push(found);
                 }
             }
-            if !value.is_undefined() {
-                results.push(value);
+        } else {
+            for item in items.iter() {
+                let mut value = match &step.kind {
+                    // The commonest step, without a trip through `eval`.
+                    Kind::Name(name)
+                        if step.predicate.is_empty() && step.group.is_none() && step.ancestor.is_none() =>
+                    {
+                        self.meter.step().map_err(|e| Error::from(e).at(step.position))?;
+                        unwrap_sequence(lookup_field(&item, name), step.keep_array)
+                    }
+                    _ => self.eval(step, &item, env)?,
+                };
+                for stage in &step.stages {
+                    if let Stage::Filter(predicate, _) = stage {
+                        value = self.filter(predicate, value, env)?;
+                    }
+                }
+                if !value.is_undefined() {
+                    results.push(value);
+                }
             }
         }
 
         if last && results.len() == 1 && results[0].is_array() && !results[0].is_sequence() {
             return Ok(results.pop().unwrap_or_default());
         }
-        if results.iter().any(|value| value.is_array() && !value.flags().has(Flags::CONS)) {
+        if !last
+            && results.len() == 1
+            && results[0].is_array()
+            && items_len(&results[0]) > 0
+            && !results[0].flags().has(Flags::CONS)
+        {
+            // One array feeding the next step: its items are the next step's inputs as they
+            // stand, so it is not copied into a sequence of the same items.
+            return Ok(results.pop().unwrap_or_default());
+        }
+        if results
+            .iter()
+            .any(|value| value.is_array() && !value.flags().has(Flags::CONS))
+        {
             let mut flattened = Vec::with_capacity(results.len());
             for value in results {
                 match value.as_array() {
@@ -554,7 +656,10 @@ impl<'a> Cx<'a> {
 
         let tuples = match tuples {
             Some(tuples) => tuples,
-            None => items_of(input).iter().map(|item| Val::record(vec![(Str::from(FOCUS_KEY), item)])).collect(),
+            None => items_of(input)
+                .iter()
+                .map(|item| Val::record(vec![(Str::from(FOCUS_KEY), item)]))
+                .collect(),
         };
         let mut result = Vec::new();
         for tuple in &tuples {
@@ -631,7 +736,11 @@ impl<'a> Cx<'a> {
     /// `[predicate]` over a value (JSONata's `evaluateFilter`).
     fn filter(&mut self, predicate: &Node, input: Val, env: &Env) -> Result<Val> {
         let tuple_stream = input.flags().has(Flags::TUPLE_STREAM);
-        let flags = if tuple_stream { Flags::SEQUENCE.with(Flags::TUPLE_STREAM) } else { Flags::SEQUENCE };
+        let flags = if tuple_stream {
+            Flags::SEQUENCE.with(Flags::TUPLE_STREAM)
+        } else {
+            Flags::SEQUENCE
+        };
         let items = items_of(&input);
         let mut results = Vec::new();
         if let Kind::Number(n) = predicate.kind {
@@ -651,13 +760,53 @@ impl<'a> Cx<'a> {
             return Ok(Val::list(results, flags));
         }
         let len = items.len();
+        if let Some(indices) = self.constant_indices(predicate, env)? {
+            // `[[0..9]]`, `[[1, 3]]`: the same positions for every item, found once.
+            let mut hits = vec![0u32; len];
+            for n in indices {
+                let mut index = n.floor();
+                if index < 0.0 {
+                    index += len as f64;
+                }
+                if index >= 0.0 && index < len as f64 {
+                    hits[index as usize] += 1;
+                }
+            }
+            for (position, item) in items.iter().enumerate() {
+                for _ in 0..hits[position] {
+                    results.push(item.clone());
+                }
+            }
+            return Ok(Val::list(results, flags));
+        }
+        if let (ArrayView::Data(values), false) = (items, tuple_stream)
+            && let Some(comparison) = Comparison::of(predicate)
+        {
+            // `[price > 50]` over an input array: the comparison reads each object where it
+            // lives, and only the items kept are taken.
+            for value in values {
+                self.steps(comparison.cost).map_err(|e| e.at(predicate.position))?;
+                let verdict = match comparison.test(value) {
+                    Some(verdict) => verdict.map_err(|e| e.at(predicate.position).token(comparison.op.symbol()))?,
+                    None => {
+                        let item = Val::from(value);
+                        let verdict = self.eval(predicate, &item, env)?;
+                        boolean(&verdict) == Some(true)
+                    }
+                };
+                if verdict {
+                    results.push(Val::from(value));
+                }
+            }
+            return Ok(Val::list(results, flags));
+        }
         for (position, item) in items.iter().enumerate() {
-            let (context, item_env) = if tuple_stream {
-                (tuple_focus(&item), env.with_tuple(&item))
+            let verdict = if tuple_stream {
+                let tuple_env = env.with_tuple(&item);
+                self.eval(predicate, &tuple_focus(&item), &tuple_env)?
             } else {
-                (item.clone(), env.clone())
+                self.eval(predicate, &item, env)?
             };
-            let verdict = self.eval(predicate, &context, &item_env)?;
             match &verdict {
                 Val::Number(n) => {
                     if index_matches(*n, position, len) {
@@ -684,6 +833,37 @@ impl<'a> Cx<'a> {
         Ok(Val::list(results, flags))
     }
 
+    /// The positions a predicate selects when it is an array of number literals and ranges
+    /// between them (`[[0..9]]`), which select the same positions whatever the item.
+    fn constant_indices(&mut self, predicate: &Node, env: &Env) -> Result<Option<Vec<f64>>> {
+        let Kind::Array(items) = &predicate.kind else {
+            return Ok(None);
+        };
+        let literal = |node: &Node| matches!(node.kind, Kind::Number(_)) && node.predicate.is_empty();
+        let constant = predicate.predicate.is_empty()
+            && predicate.group.is_none()
+            && items.iter().all(|item| {
+                item.predicate.is_empty()
+                    && item.group.is_none()
+                    && match &item.kind {
+                        Kind::Number(_) => true,
+                        Kind::Binary(BinaryOp::Range, lo, hi) => literal(lo) && literal(hi),
+                        _ => false,
+                    }
+            });
+        if !constant {
+            return Ok(None);
+        }
+        let value = self.eval(predicate, &Val::Undefined, env)?;
+        if !is_array_of_numbers(&value) {
+            return Ok(None);
+        }
+        let numbers = value
+            .as_array()
+            .map(|items| items.iter().filter_map(|n| n.as_number()).collect());
+        Ok(numbers)
+    }
+
     // ---- operators ---------------------------------------------------------------------
 
     fn binary(&mut self, node: &Node, op: BinaryOp, lhs: &Node, rhs: &Node, input: &Val, env: &Env) -> Result<Val> {
@@ -705,7 +885,9 @@ impl<'a> Cx<'a> {
             BinaryOp::Add | BinaryOp::Subtract | BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Modulo => {
                 let l = numeric_operand(&left, "T2001").map_err(fail)?;
                 let r = numeric_operand(&right, "T2002").map_err(fail)?;
-                let (Some(l), Some(r)) = (l, r) else { return Ok(Val::Undefined) };
+                let (Some(l), Some(r)) = (l, r) else {
+                    return Ok(Val::Undefined);
+                };
                 Ok(Val::Number(match op {
                     BinaryOp::Add => l + r,
                     BinaryOp::Subtract => l - r,
@@ -756,7 +938,9 @@ impl<'a> Cx<'a> {
         };
         let lo = integer(left, "T2003")?;
         let hi = integer(right, "T2004")?;
-        let (Some(lo), Some(hi)) = (lo, hi) else { return Ok(Val::Undefined) };
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            return Ok(Val::Undefined);
+        };
         if lo > hi {
             return Ok(Val::Undefined);
         }
@@ -866,7 +1050,11 @@ impl<'a> Cx<'a> {
         let mut results = Vec::new();
         self.recurse_descendants(input, &mut results)?;
         self.charge_array(results.len())?;
-        Ok(if results.len() == 1 { results.pop().unwrap_or_default() } else { Val::sequence(results) })
+        Ok(if results.len() == 1 {
+            results.pop().unwrap_or_default()
+        } else {
+            Val::sequence(results)
+        })
     }
 
     fn recurse_descendants(&mut self, input: &Val, results: &mut Vec<Val>) -> Result<()> {
@@ -891,38 +1079,58 @@ impl<'a> Cx<'a> {
     /// JSONata's `evaluateGroupExpression`, for `{…}` alone and for `expr{…}`.
     fn group(&mut self, pairs: &[(Node, Node)], position: usize, input: Val, env: &Env) -> Result<Val> {
         let reduce = input.flags().has(Flags::TUPLE_STREAM);
-        let items: Vec<Val> = match input.as_array() {
-            Some(items) => items.to_vec(),
-            None => vec![input.clone()],
+        let nothing = [Val::Undefined];
+        let items = match input.as_array() {
+            Some(items) if items.is_empty() && !reduce => ArrayView::Built(&nothing),
+            Some(items) => items,
+            None => ArrayView::Built(std::slice::from_ref(&input)),
         };
-        let items = if items.is_empty() && !reduce { vec![Val::Undefined] } else { items };
 
-        // Keys in first-seen order, each with its pair and what it gathered.
+        // Keys in first-seen order, each with its pair and what it gathered. A few keys are
+        // found by a scan; past that, by a map.
         let mut groups: Vec<(Str, usize, Gathered)> = Vec::new();
         let mut index: HashMap<Str, usize> = HashMap::new();
-        for item in &items {
-            let (context, item_env) =
-                if reduce { (tuple_focus(item), env.with_tuple(item)) } else { (item.clone(), env.clone()) };
+        for item in items.iter() {
+            let tuple_env;
+            let (context, item_env) = if reduce {
+                tuple_env = env.with_tuple(&item);
+                (tuple_focus(&item), &tuple_env)
+            } else {
+                (item.clone(), env)
+            };
             for (pair_index, (key_node, _)) in pairs.iter().enumerate() {
-                let key = self.eval(key_node, &context, &item_env)?;
+                let key = self.eval(key_node, &context, item_env)?;
                 let key = match key {
                     Val::Undefined => continue,
                     Val::String(key) => key,
                     other => return Err(Error::new("T1003").at(position).value(describe(&other))),
                 };
-                // jsonata-js marks its function objects with these keys, so it refuses them.
-                if key.eq_str("_jsonata_lambda") || key.eq_str("_jsonata_function") {
-                    return Err(Error::new("D1013").at(position).value(describe(&Val::String(key))));
-                }
-                match index.get(&key) {
-                    Some(&at) => {
+                let found = if groups.len() <= GROUP_SCAN {
+                    groups.iter().position(|(k, _, _)| *k == key)
+                } else {
+                    if index.is_empty() {
+                        index.extend(groups.iter().enumerate().map(|(at, (k, _, _))| (k.clone(), at)));
+                    }
+                    index.get(&key).copied()
+                };
+                match found {
+                    Some(at) => {
                         if groups[at].1 != pair_index {
                             return Err(Error::new("D1009").at(position).value(describe(&Val::String(key))));
                         }
                         groups[at].2.add(item.clone(), reduce);
                     }
                     None => {
-                        index.insert(key.clone(), groups.len());
+                        // jsonata-js marks its function objects with these keys, so it refuses them.
+                        if key.eq_str("_jsonata_lambda") || key.eq_str("_jsonata_function") {
+                            return Err(Error::new("D1013").at(position).value(describe(&Val::String(key))));
+                        }
+                        if groups.len() >= GROUP_SCAN {
+                            if index.is_empty() {
+                                index.extend(groups.iter().enumerate().map(|(at, (k, _, _))| (k.clone(), at)));
+                            }
+                            index.insert(key.clone(), groups.len());
+                        }
                         groups.push((key, pair_index, Gathered::One(item.clone())));
                     }
                 }
@@ -960,34 +1168,93 @@ impl<'a> Cx<'a> {
         let tuple_stream = input.flags().has(Flags::TUPLE_STREAM);
         let items = items_of(input).to_vec();
         let sorted = self.sort_items(step, items, tuple_stream, env)?;
-        let flags = if tuple_stream { Flags::SEQUENCE.with(Flags::TUPLE_STREAM) } else { Flags::SEQUENCE };
+        let flags = if tuple_stream {
+            Flags::SEQUENCE.with(Flags::TUPLE_STREAM)
+        } else {
+            Flags::SEQUENCE
+        };
         Ok(Val::list(sorted, flags))
     }
 
-    /// Sorts `items` by the sort step's terms: stable, each key evaluated at most once per
-    /// item and only when a comparison needs it, errors raised where a comparison meets them.
+    /// Sorts `items` by the sort step's terms: stable, as jsonata-js's merge sort. The first
+    /// term's keys are evaluated for every item up front (a sort of two or more items compares
+    /// each at least once); later terms only where a comparison ties, once per item. When the
+    /// first keys are all numbers or all strings (or missing), the sort runs on them directly;
+    /// otherwise it compares as jsonata-js does, raising T2007/T2008 where a comparison meets
+    /// keys it cannot order.
     fn sort_items(&mut self, step: &Node, items: Vec<Val>, tuples: bool, env: &Env) -> Result<Vec<Val>> {
-        let Kind::Sort(terms) = &step.kind else { return Ok(items) };
-        if items.len() <= 1 {
+        let Kind::Sort(terms) = &step.kind else {
+            return Ok(items);
+        };
+        if items.len() <= 1 || terms.is_empty() {
             return Ok(items);
         }
         let n = items.len();
-        self.steps((n as u64) * (usize::BITS - n.leading_zeros()) as u64)?;
-        let mut keys: Vec<Vec<Option<Val>>> = vec![vec![None; terms.len()]; n];
-        let order: Vec<usize> = (0..n).collect();
+        self.steps((n as u64) * u64::from(usize::BITS - n.leading_zeros()))?;
+        let width = terms.len();
+        let mut keys: Vec<Option<Val>> = vec![None; n * width];
+        for item in 0..n {
+            self.sort_key(&terms[0], &items, &mut keys, width, item, 0, tuples, env)?;
+        }
+        let first_keys = || {
+            keys.iter()
+                .step_by(width)
+                .map(|key| key.as_ref().unwrap_or(&Val::Undefined))
+        };
+        let numbers = first_keys().all(|key| match key {
+            Val::Undefined => true,
+            Val::Number(x) => !x.is_nan(),
+            _ => false,
+        });
+        let strings = first_keys().all(|key| matches!(key, Val::Undefined | Val::String(_)));
         let position = step.position;
-        let sorted = crate::sort::merge_sort(order, &mut |&a: &usize, &b: &usize| {
-            self.sort_after(terms, &items, &mut keys, a, b, tuples, env, position)
-        })?;
-        Ok(sorted.into_iter().map(|i| items[i].clone()).collect())
+        let mut order: Vec<usize> = (0..n).collect();
+        if numbers || strings {
+            let descending = terms[0].descending;
+            order = crate::sort::merge_sort(order, &mut |&a: &usize, &b: &usize| {
+                // A step per comparison keeps the clock read while a long sort runs.
+                self.meter.step().map_err(|e| Error::from(e).at(position))?;
+                let (ka, kb) = (keys[a * width].as_ref(), keys[b * width].as_ref());
+                let undefined_a = matches!(ka, Some(Val::Undefined) | None);
+                let undefined_b = matches!(kb, Some(Val::Undefined) | None);
+                let ordering = match (ka, kb) {
+                    _ if undefined_a && undefined_b => std::cmp::Ordering::Equal,
+                    _ if undefined_a => return Ok(true),
+                    _ if undefined_b => return Ok(false),
+                    (Some(Val::Number(x)), Some(Val::Number(y))) => {
+                        x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal)
+                    }
+                    (Some(Val::String(x)), Some(Val::String(y))) => x.cmp(y),
+                    _ => std::cmp::Ordering::Equal,
+                };
+                let ordering = if descending { ordering.reverse() } else { ordering };
+                match ordering {
+                    std::cmp::Ordering::Greater => Ok(true),
+                    std::cmp::Ordering::Less => Ok(false),
+                    std::cmp::Ordering::Equal if width == 1 => Ok(false),
+                    std::cmp::Ordering::Equal => {
+                        self.sort_after(&terms[1..], 1, &items, &mut keys, width, a, b, tuples, env, position)
+                    }
+                }
+            })?;
+        } else {
+            order = crate::sort::merge_sort(order, &mut |&a: &usize, &b: &usize| {
+                self.sort_after(terms, 0, &items, &mut keys, width, a, b, tuples, env, position)
+            })?;
+        }
+        Ok(order.into_iter().map(|i| items[i].clone()).collect())
     }
 
+    /// Whether item `a` sorts after item `b` by `terms` (the terms from index `offset` of the
+    /// step's list), as jsonata-js's order-by comparator decides it.
     #[allow(clippy::too_many_arguments)]
     fn sort_after(
         &mut self,
         terms: &[SortTerm],
+        offset: usize,
         items: &[Val],
-        keys: &mut [Vec<Option<Val>>],
+        keys: &mut [Option<Val>],
+        width: usize,
         a: usize,
         b: usize,
         tuples: bool,
@@ -995,8 +1262,8 @@ impl<'a> Cx<'a> {
         position: usize,
     ) -> Result<bool> {
         for (t, term) in terms.iter().enumerate() {
-            let aa = self.sort_key(term, items, keys, a, t, tuples, env)?;
-            let bb = self.sort_key(term, items, keys, b, t, tuples, env)?;
+            let aa = self.sort_key(term, items, keys, width, a, offset + t, tuples, env)?;
+            let bb = self.sort_key(term, items, keys, width, b, offset + t, tuples, env)?;
             let comp = match (&aa, &bb) {
                 (Val::Undefined, Val::Undefined) => 0,
                 (Val::Undefined, _) => 1,
@@ -1016,10 +1283,17 @@ impl<'a> Cx<'a> {
                     std::cmp::Ordering::Greater => 1,
                 },
                 (Val::Number(_) | Val::String(_), Val::Number(_) | Val::String(_)) => {
-                    return Err(Error::new("T2007").at(position).value(describe(&aa)).value2(describe(&bb)));
+                    return Err(Error::new("T2007")
+                        .at(position)
+                        .value(describe(&aa))
+                        .value2(describe(&bb)));
                 }
                 _ => {
-                    let bad = if matches!(aa, Val::Number(_) | Val::String(_)) { &bb } else { &aa };
+                    let bad = if matches!(aa, Val::Number(_) | Val::String(_)) {
+                        &bb
+                    } else {
+                        &aa
+                    };
                     return Err(Error::new("T2008").at(position).value(describe(bad)));
                 }
             };
@@ -1028,24 +1302,31 @@ impl<'a> Cx<'a> {
                 continue;
             }
             let undefined_involved = aa.is_undefined() || bb.is_undefined();
-            let comp = if term.descending && !undefined_involved { -comp } else { comp };
+            let comp = if term.descending && !undefined_involved {
+                -comp
+            } else {
+                comp
+            };
             return Ok(comp == 1);
         }
         Ok(false)
     }
 
+    /// Term `t`'s key of `item`, evaluated the first time it is asked for.
     #[allow(clippy::too_many_arguments)]
     fn sort_key(
         &mut self,
         term: &SortTerm,
         items: &[Val],
-        keys: &mut [Vec<Option<Val>>],
+        keys: &mut [Option<Val>],
+        width: usize,
         item: usize,
         t: usize,
         tuples: bool,
         env: &Env,
     ) -> Result<Val> {
-        if let Some(key) = &keys[item][t] {
+        let slot = item * width + t;
+        if let Some(key) = &keys[slot] {
             return Ok(key.clone());
         }
         let key = if tuples {
@@ -1054,7 +1335,7 @@ impl<'a> Cx<'a> {
         } else {
             self.eval(&term.expression, &items[item], env)?
         };
-        keys[item][t] = Some(key.clone());
+        keys[slot] = Some(key.clone());
         Ok(key)
     }
 
@@ -1097,8 +1378,15 @@ impl<'a> Cx<'a> {
     fn apply_function(&mut self, procedure: &Val, args: Vec<Val>, input: &Val, env: &Env) -> Result<Val> {
         let mut result = self.apply_once(procedure, args, input, env, true)?;
         loop {
-            let Val::Function(function) = &result else { return Ok(result) };
-            let Function::Lambda { lambda, env: thunk_env, input: thunk_input } = function.as_ref() else {
+            let Val::Function(function) = &result else {
+                return Ok(result);
+            };
+            let Function::Lambda {
+                lambda,
+                env: thunk_env,
+                input: thunk_input,
+            } = function.as_ref()
+            else {
                 return Ok(result);
             };
             if !lambda.thunk {
@@ -1108,7 +1396,9 @@ impl<'a> Cx<'a> {
                 return Ok(result);
             }
             let (lambda, thunk_env, thunk_input) = (lambda.clone(), thunk_env.clone(), thunk_input.clone());
-            let Kind::Call(call) = &lambda.body.kind else { return Ok(result) };
+            let Kind::Call(call) = &lambda.body.kind else {
+                return Ok(result);
+            };
             let next = self.eval(&call.procedure, &thunk_input, &thunk_env)?;
             let mut next_args = Vec::with_capacity(call.args.len());
             for arg in &call.args {
@@ -1116,15 +1406,17 @@ impl<'a> Cx<'a> {
             }
             let name = procedure_name(&call.procedure);
             let position = lambda.body.position;
-            result = self.apply_once(&next, next_args, input, env, true).map_err(|mut error| {
-                if error.token.is_none()
-                    && let Some(name) = &name
-                {
-                    error.token = Some(name.clone());
-                }
-                error.position.get_or_insert(position);
-                error
-            })?;
+            result = self
+                .apply_once(&next, next_args, input, env, true)
+                .map_err(|mut error| {
+                    if error.token.is_none()
+                        && let Some(name) = &name
+                    {
+                        error.token = Some(name.clone());
+                    }
+                    error.position.get_or_insert(position);
+                    error
+                })?;
         }
     }
 
@@ -1135,7 +1427,11 @@ impl<'a> Cx<'a> {
             return Err(Error::new("T1006"));
         };
         match function.as_ref() {
-            Function::Lambda { lambda, env: closure, input: closure_input } => {
+            Function::Lambda {
+                lambda,
+                env: closure,
+                input: closure_input,
+            } => {
                 let args = match (&lambda.signature, checked) {
                     (Some(signature), true) => signature.validate(args, input, "lambda")?,
                     _ => args,
@@ -1163,8 +1459,10 @@ impl<'a> Cx<'a> {
             }
             Function::Partial { function, args: bound } => {
                 let mut given = args.into_iter();
-                let full: Vec<Val> =
-                    bound.iter().map(|arg| arg.clone().unwrap_or_else(|| given.next().unwrap_or_default())).collect();
+                let full: Vec<Val> = bound
+                    .iter()
+                    .map(|arg| arg.clone().unwrap_or_else(|| given.next().unwrap_or_default()))
+                    .collect();
                 let target = Val::Function(function.clone());
                 // jsonata-js drops a lambda's signature when it partially applies it; a
                 // built-in keeps its checks, which its implementation relies on.
@@ -1177,10 +1475,19 @@ impl<'a> Cx<'a> {
                 let value = self.apply_function(&Val::Function(first.clone()), vec![first_arg], input, env)?;
                 self.apply_function(&Val::Function(second.clone()), vec![value], input, env)
             }
-            Function::Transform { transform, env: closure, position } => {
+            Function::Transform {
+                transform,
+                env: closure,
+                position,
+            } => {
                 let args = functions::transform_signature().validate(args, input, "transform")?;
                 let (transform, closure, position) = (transform.clone(), closure.clone(), *position);
-                self.transform(&transform, args.into_iter().next().unwrap_or_default(), &closure, position)
+                self.transform(
+                    &transform,
+                    args.into_iter().next().unwrap_or_default(),
+                    &closure,
+                    position,
+                )
             }
         }
     }
@@ -1254,10 +1561,15 @@ impl<'a> Cx<'a> {
         for matched in items_of(&matches).iter() {
             let Some(id) = object_id(&matched) else { continue };
             let update = self.eval(&transform.update, &matched, env)?;
-            let mut edit = Edit { update: Vec::new(), delete: Vec::new() };
+            let mut edit = Edit {
+                update: Vec::new(),
+                delete: Vec::new(),
+            };
             if !update.is_undefined() {
                 let Some(object) = update.as_object() else {
-                    return Err(Error::new("T2011").at(transform.update.position).value(describe(&update)));
+                    return Err(Error::new("T2011")
+                        .at(transform.update.position)
+                        .value(describe(&update)));
                 };
                 edit.update = object.entries().collect();
             }
@@ -1284,14 +1596,21 @@ impl<'a> Cx<'a> {
         if let Some(items) = value.as_array() {
             let mut rebuilt = Vec::with_capacity(items.len());
             for item in items.iter() {
-                rebuilt.push(stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.rebuild(&item, edits))?);
+                rebuilt.push(stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
+                    self.rebuild(&item, edits)
+                })?);
             }
             return Ok(Val::list(rebuilt, value.flags()));
         }
-        let Some(object) = value.as_object() else { return Ok(value.clone()) };
+        let Some(object) = value.as_object() else {
+            return Ok(value.clone());
+        };
         let mut entries = Vec::with_capacity(object.len());
         for (key, item) in object.entries() {
-            entries.push((key, stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.rebuild(&item, edits))?));
+            entries.push((
+                key,
+                stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.rebuild(&item, edits))?,
+            ));
         }
         if let Some(id) = object_id(value)
             && let Some(edits) = edits.get(&id)
@@ -1304,6 +1623,120 @@ impl<'a> Cx<'a> {
             }
         }
         Ok(make_object(entries))
+    }
+}
+
+/// A predicate of the commonest form, a field path compared with a literal or another field
+/// path (`price > 50`, `status = 'open'`, `a.b != c`), tested on input data in place.
+struct Comparison<'a> {
+    op: BinaryOp,
+    lhs: Operand<'a>,
+    rhs: Operand<'a>,
+    /// The steps evaluating the predicate as a tree would charge.
+    cost: u64,
+}
+
+/// One side of a [`Comparison`].
+enum Operand<'a> {
+    Field(&'a [Node]),
+    Literal(Val),
+}
+
+impl<'a> Comparison<'a> {
+    fn of(predicate: &'a Node) -> Option<Comparison<'a>> {
+        let Kind::Binary(op, lhs, rhs) = &predicate.kind else {
+            return None;
+        };
+        let comparable = matches!(
+            op,
+            BinaryOp::Equal
+                | BinaryOp::NotEqual
+                | BinaryOp::Less
+                | BinaryOp::LessEqual
+                | BinaryOp::Greater
+                | BinaryOp::GreaterEqual
+        );
+        if !comparable || !predicate.predicate.is_empty() || predicate.group.is_some() || predicate.keep_array {
+            return None;
+        }
+        let (lhs, rhs) = (Operand::of(lhs)?, Operand::of(rhs)?);
+        let cost = 1 + lhs.cost() + rhs.cost();
+        Some(Comparison {
+            op: *op,
+            lhs,
+            rhs,
+            cost,
+        })
+    }
+
+    /// The verdict on `item`, or `None` when a path meets an array and the general walk must
+    /// answer.
+    fn test(&self, item: &Value) -> Option<Result<bool>> {
+        let lhs = self.lhs.read(item)?;
+        let rhs = self.rhs.read(item)?;
+        Some(match self.op {
+            BinaryOp::Equal => Ok(!lhs.is_undefined() && !rhs.is_undefined() && deep_equal(&lhs, &rhs)),
+            BinaryOp::NotEqual => Ok(!lhs.is_undefined() && !rhs.is_undefined() && !deep_equal(&lhs, &rhs)),
+            op => compare(op, &lhs, &rhs).map(|verdict| matches!(verdict, Val::Bool(true))),
+        })
+    }
+}
+
+impl<'a> Operand<'a> {
+    fn of(node: &'a Node) -> Option<Operand<'a>> {
+        if !node.predicate.is_empty() || node.group.is_some() {
+            return None;
+        }
+        match &node.kind {
+            Kind::Number(n) => Some(Operand::Literal(Val::Number(*n))),
+            Kind::String(text) => Some(Operand::Literal(Val::String(text.clone()))),
+            Kind::Bool(b) => Some(Operand::Literal(Val::Bool(*b))),
+            Kind::Null => Some(Operand::Literal(Val::Null)),
+            Kind::Path(steps)
+                if !node.keep_singleton_array
+                    && !node.tuple
+                    && steps
+                        .iter()
+                        .all(|step| matches!(step.kind, Kind::Name(_)) && is_plain_step(step)) =>
+            {
+                Some(Operand::Field(steps))
+            }
+            _ => None,
+        }
+    }
+
+    fn cost(&self) -> u64 {
+        match self {
+            Operand::Field(steps) => steps.len() as u64,
+            Operand::Literal(_) => 1,
+        }
+    }
+
+    /// The operand's value on `item`; `None` when a path meets an array.
+    fn read(&self, item: &Value) -> Option<Val> {
+        let steps = match self {
+            Operand::Literal(value) => return Some(value.clone()),
+            Operand::Field(steps) => steps,
+        };
+        let mut current = item;
+        for (index, step) in steps.iter().enumerate() {
+            let Kind::Name(name) = &step.kind else { return None };
+            current = match current {
+                Value::Object(object) => match object.get(name) {
+                    Some(next) => next,
+                    None => return Some(Val::Undefined),
+                },
+                Value::Array(_) => return None,
+                _ => return Some(Val::Undefined),
+            };
+            if index + 1 < steps.len() && matches!(current, Value::Array(_)) {
+                return None;
+            }
+        }
+        match current {
+            Value::Array(_) | Value::Undefined => None,
+            other => Some(Val::from(other)),
+        }
     }
 }
 
@@ -1397,7 +1830,9 @@ pub(crate) fn make_object(entries: Vec<(Str, Val)>) -> Val {
     if entries.iter().any(|(_, v)| holds_function(v)) {
         return Val::record(in_js_order(entries));
     }
-    Val::Object(Object::from_entries(entries.into_iter().map(|(k, v)| (k, v.to_value())).collect()))
+    Val::Object(Object::from_entries(
+        entries.into_iter().map(|(k, v)| (k, v.to_value())).collect(),
+    ))
 }
 
 /// Whether a value is or holds a function (which writ-core values cannot).
@@ -1432,9 +1867,11 @@ fn is_plain_step(step: &Node) -> bool {
 /// The item of a tuple.
 fn tuple_focus(tuple: &Val) -> Val {
     match tuple {
-        Val::Record(entries) => {
-            entries.iter().find(|(k, _)| k.eq_str(FOCUS_KEY)).map(|(_, v)| v.clone()).unwrap_or_default()
-        }
+        Val::Record(entries) => entries
+            .iter()
+            .find(|(k, _)| k.eq_str(FOCUS_KEY))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default(),
         _ => Val::Undefined,
     }
 }
@@ -1503,7 +1940,11 @@ fn numeric_operand(value: &Val, code: &'static str) -> Result<Option<f64>> {
 fn compare(op: BinaryOp, left: &Val, right: &Val) -> Result<Val> {
     let comparable = |v: &Val| matches!(v, Val::Undefined | Val::String(_) | Val::Number(_));
     if !comparable(left) || !comparable(right) {
-        let bad = if matches!(left, Val::String(_) | Val::Number(_)) { right } else { left };
+        let bad = if matches!(left, Val::String(_) | Val::Number(_)) {
+            right
+        } else {
+            left
+        };
         return Err(Error::new("T2010").value(describe(bad)));
     }
     if left.is_undefined() || right.is_undefined() {
@@ -1542,7 +1983,9 @@ fn strict_equal(a: &Val, b: &Val) -> bool {
 }
 
 fn is_array_of_numbers(value: &Val) -> bool {
-    value.as_array().is_some_and(|items| items.iter().all(|item| matches!(item, Val::Number(_))))
+    value
+        .as_array()
+        .is_some_and(|items| items.iter().all(|item| matches!(item, Val::Number(_))))
 }
 
 fn index_matches(n: f64, position: usize, len: usize) -> bool {
@@ -1569,7 +2012,10 @@ pub(crate) fn describe(value: &Val) -> String {
     match value {
         Val::Undefined => "undefined".to_string(),
         Val::Function(_) => "a function".to_string(),
-        other => other.to_value().to_json_string().unwrap_or_else(|| "a value".to_string()),
+        other => other
+            .to_value()
+            .to_json_string()
+            .unwrap_or_else(|| "a value".to_string()),
     }
 }
 

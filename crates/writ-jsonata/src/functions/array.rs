@@ -184,6 +184,8 @@ fn shuffle(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     cx.charge_array(items.len())?;
     let mut draws = Vec::with_capacity(items.len());
     for _ in 0..items.len() {
+        // The host's source may be slow; a step per draw keeps the clock read.
+        cx.step()?;
         draws.push(cx.random());
     }
     let mut draws = draws.into_iter();
@@ -297,7 +299,11 @@ fn distinct_items(items: impl Iterator<Item = Val>, charge: &mut impl FnMut(u64)
     let mut composites: HashMap<u64, Vec<Val>> = HashMap::new();
     for item in items {
         let fresh = match ScalarKey::of(&item) {
-            Some(key) => scalars.insert(key),
+            Some(key) => {
+                // A step per item keeps the clock read while the set grows.
+                charge(1)?;
+                scalars.insert(key)
+            }
             None => {
                 charge(
                     item.as_array()
@@ -725,9 +731,10 @@ mod tests {
                 ]
             })
         );
-        // Three arrays of two, charged two each to hash; the repeat also compares three pairs
-        // (the arrays and their two items); [2, 1] hashes apart and is compared with nothing.
-        assert_eq!(charged, 9);
+        // A step for each of the eight scalars; three arrays of two, charged two each to hash;
+        // the repeat also compares three pairs (the arrays and their two items); [2, 1] hashes
+        // apart and is compared with nothing.
+        assert_eq!(charged, 17);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::eval::Cx;
 use crate::functions::number::jsnum::{parse_int, string_to_number};
 use crate::functions::number::picture::{self as integer, Grouping, IntegerFormat, Primary};
-use crate::functions::number::text::{index_of, substring, units};
+use crate::functions::number::text::{index_of, push_code_point, substring, units};
 
 /// What jsonata-js accepts as an ISO 8601 timestamp when no picture is given.
 static ISO_8601: LazyLock<Regex> = LazyLock::new(|| {
@@ -29,7 +29,12 @@ const PATTERN_SIZE_LIMIT: usize = 1 << 20;
 /// words): parsing a longer one would take time and memory before its size could be refused.
 const MAX_PATTERN_LEN: usize = 1 << 18;
 
-/// Units of matching work (a pattern byte against a text unit) charged as one step.
+/// The most matching work (a pattern byte against a text unit) one `$toMillis` may do: the
+/// search cannot be interrupted, so this bounds how long it runs (some milliseconds) whatever
+/// the limits. Real pictures over real timestamps need a few thousand.
+const MAX_MATCH_UNITS: u64 = 1 << 21;
+
+/// Units of matching work charged as one step.
 const MATCH_UNITS_PER_STEP: u64 = 4;
 
 /// The longest pattern kept compiled for the next call.
@@ -132,8 +137,12 @@ pub(super) fn parse_with_picture(cx: &mut Cx<'_>, timestamp: &[u16], picture: &[
     // pattern times the text (a step being worth several units of either): both charged
     // before they run, as neither can be interrupted.
     let pattern_cost = pattern.len() as u64;
+    let match_cost = pattern_cost.saturating_mul(timestamp.len() as u64 + 1);
+    if match_cost > MAX_MATCH_UNITS {
+        return Err(Error::new("U1007").value(MAX_MATCH_UNITS.to_string()).at(cx.position));
+    }
     cx.steps(pattern_cost)?;
-    cx.steps(pattern_cost.saturating_mul(timestamp.len() as u64 + 1) / MATCH_UNITS_PER_STEP)?;
+    cx.steps(match_cost / MATCH_UNITS_PER_STEP)?;
     let Some(regex) = compile(&pattern) else {
         return Err(Error::new("U1007")
             .value(PATTERN_SIZE_LIMIT.to_string())
@@ -190,7 +199,11 @@ fn reader_for(cx: &Cx<'_>, part: &Part) -> Result<(u16, String, Reader)> {
             Primary::Decimal {
                 grouping: Grouping::Regular { separator, .. },
                 ..
-            } => Some(separator.clone()),
+            } => {
+                let mut units = Vec::with_capacity(2);
+                push_code_point(&mut units, *separator);
+                Some(units)
+            }
             _ => None,
         };
         let gmt = component == 0x7A;

@@ -7,7 +7,7 @@ use super::calendar::{Fields, MS_PER_DAY, date_utc, month_start, start_of_first_
 use crate::error::{Error, Result};
 use crate::eval::Cx;
 use crate::functions::number::fdlibm;
-use crate::functions::number::jsnum::{native_error, parse_int};
+use crate::functions::number::jsnum::{native_error, pace, parse_int};
 use crate::functions::number::picture::{self as integer, Case, Grouping, IntegerFormat, Primary};
 use crate::functions::number::text::{
     ascii_lower, ascii_upper, index_of, is_js_space, last_index_of, replace_all, substring, units,
@@ -114,6 +114,7 @@ pub(super) fn analyse(cx: &mut Cx<'_>, picture: &[u16]) -> Result<Vec<Part>> {
     };
     let (mut start, mut pos) = (0, 0);
     while pos < picture.len() {
+        pace(cx, pos, picture.len())?;
         if picture[pos] == 0x5B {
             if picture.get(pos + 1) == Some(&0x5B) {
                 add_literal(&mut parts, &picture[start..pos]);
@@ -128,6 +129,7 @@ pub(super) fn analyse(cx: &mut Cx<'_>, picture: &[u16]) -> Result<Vec<Part>> {
                 return Err(Error::new("D3135").at(cx.position));
             };
             pos = end;
+            cx.steps((end - start) as u64)?;
             let marker: Vec<u16> = picture[start + 1..pos]
                 .iter()
                 .copied()

@@ -3,7 +3,7 @@
 //! does, its quirks included (a sub-picture without a decimal separator takes its suffix as
 //! the fractional part, positions found in one part are searched for in another, and so on).
 
-use super::jsnum::{native_error, reserve, round_half_even, to_fixed};
+use super::jsnum::{native_error, pace, reserve, round_half_even, to_fixed};
 use super::picture::regular_positions;
 use super::text::{char_at, contains, index_of, last_index_of, replace_first, slice, split, substring, units};
 use crate::error::{Error, Result};
@@ -78,14 +78,20 @@ impl Properties {
         Ok(properties)
     }
 
-    /// Whether `ch` (one unit, or none) is a digit of the family.
-    fn is_family(&self, ch: &[u16]) -> bool {
-        matches!(ch, [unit] if self.family.contains(unit))
+    /// Whether `unit` is a digit of the family.
+    fn is_family(&self, unit: u16) -> bool {
+        self.family.contains(&unit)
     }
 
-    /// Whether `ch` is an active character: a digit, a separator or the optional digit sign.
-    fn is_active(&self, ch: &[u16]) -> bool {
-        self.is_family(ch)
+    /// Whether `unit` is the optional digit sign.
+    fn is_digit_sign(&self, unit: u16) -> bool {
+        self.digit.as_slice() == [unit]
+    }
+
+    /// Whether `unit` is an active character: a digit, a separator or the optional digit
+    /// sign (a property of several units is never one character).
+    fn is_active(&self, unit: u16) -> bool {
+        self.is_family(unit)
             || [
                 &self.decimal,
                 &self.exponent,
@@ -94,18 +100,18 @@ impl Properties {
                 &self.pattern,
             ]
             .iter()
-            .any(|s| s.as_slice() == ch)
+            .any(|s| s.as_slice() == [unit])
     }
 
     /// How many units of `part` are digits of the family.
     fn count_family(&self, part: &[u16]) -> usize {
-        part.chunks(1).filter(|ch| self.is_family(ch)).count()
+        part.iter().filter(|&&u| self.is_family(u)).count()
     }
 
     /// How many units of `part` are digits or optional digit signs.
     fn count_digits(&self, part: &[u16]) -> usize {
-        part.chunks(1)
-            .filter(|ch| self.is_family(ch) || *ch == self.digit.as_slice())
+        part.iter()
+            .filter(|&&u| self.is_family(u) || self.is_digit_sign(u))
             .count()
     }
 }
@@ -135,8 +141,8 @@ impl Parts {
     fn new(p: &Properties, picture: &[u16]) -> Parts {
         let len = picture.len();
         let marks = |i: &usize| {
-            let ch = &picture[*i..=*i];
-            p.is_active(ch) && ch != p.exponent.as_slice()
+            let unit = picture[*i];
+            p.is_active(unit) && p.exponent.as_slice() != [unit]
         };
         let prefix_len = (0..len).find(marks).unwrap_or(0);
         let suffix_start = (0..len).rev().find(marks).map_or(len, |i| i + 1);
@@ -170,32 +176,37 @@ impl Parts {
     }
 
     /// The error of the last rule of F&O 4.7.3 the sub-picture breaks, if any.
-    fn validate(&self, p: &Properties) -> Option<&'static str> {
+    fn validate(&self, cx: &mut Cx<'_>, p: &Properties) -> Result<Option<&'static str>> {
         let mut error = None;
         let picture = &self.picture;
+        // Each rule reads the sub-picture once or twice: charged rule by rule, so that the
+        // clock is read between them.
+        let pass = picture.len() as u64 * 2;
+        cx.steps(pass)?;
         let decimal_at = index_of(picture, &p.decimal, 0);
         if decimal_at != last_index_of(picture, &p.decimal) {
             error = Some("D3081");
         }
+        cx.steps(pass)?;
         if index_of(picture, &p.percent, 0) != last_index_of(picture, &p.percent) {
             error = Some("D3082");
         }
+        cx.steps(pass)?;
         if index_of(picture, &p.per_mille, 0) != last_index_of(picture, &p.per_mille) {
             error = Some("D3083");
         }
+        cx.steps(pass)?;
         let has_percent = contains(picture, &p.percent);
         let has_per_mille = contains(picture, &p.per_mille);
         if has_percent && has_per_mille {
             error = Some("D3084");
         }
-        if !self
-            .mantissa
-            .chunks(1)
-            .any(|ch| p.is_family(ch) || ch == p.digit.as_slice())
-        {
+        cx.steps(pass)?;
+        if !self.mantissa.iter().any(|&u| p.is_family(u) || p.is_digit_sign(u)) {
             error = Some("D3085");
         }
-        if self.active.chunks(1).any(|ch| !p.is_active(ch)) {
+        cx.steps(pass)?;
+        if self.active.iter().any(|&u| !p.is_active(u)) {
             error = Some("D3086");
         }
         match decimal_at {
@@ -213,28 +224,32 @@ impl Parts {
                 }
             }
         }
+        cx.steps(pass)?;
         if contains(picture, &[p.grouping.as_slice(), p.grouping.as_slice()].concat()) {
             error = Some("D3089");
         }
+        cx.steps(pass)?;
         if let Some(at) = index_of(&self.integer, &p.digit, 0)
             && p.count_family(&self.integer[..at]) > 0
         {
             error = Some("D3090");
         }
+        cx.steps(pass)?;
         if let Some(at) = last_index_of(&self.fractional, &p.digit)
             && p.count_family(self.fractional.get(at..).unwrap_or(&[])) > 0
         {
             error = Some("D3091");
         }
+        cx.steps(pass)?;
         if let Some(exponent) = &self.exponent {
             if !exponent.is_empty() && (has_percent || has_per_mille) {
                 error = Some("D3092");
             }
-            if exponent.is_empty() || exponent.chunks(1).any(|ch| !p.is_family(ch)) {
+            if exponent.is_empty() || exponent.iter().any(|&u| !p.is_family(u)) {
                 error = Some("D3093");
             }
         }
-        error
+        Ok(error)
     }
 }
 
@@ -268,6 +283,7 @@ struct Analysis {
 impl Analysis {
     /// Analyses validated parts.
     fn new(cx: &mut Cx<'_>, p: &Properties, parts: &Parts) -> Result<Analysis> {
+        cx.steps(parts.picture.len() as u64 * 2)?;
         let integer_grouping = grouping_positions(cx, p, &parts.integer, &parts.integer, false)?;
         let regular = regular_positions(&integer_grouping);
         let fractional_grouping = grouping_positions(cx, p, &parts.fractional, &parts.integer, true)?;
@@ -320,8 +336,8 @@ fn grouping_positions(
     cx.steps((part.len() + integer.len()) as u64)?;
     let mut before = Vec::with_capacity(part.len() + 1);
     before.push(0);
-    for ch in part.chunks(1) {
-        let counted = p.is_family(ch) || ch == p.digit.as_slice();
+    for &unit in part {
+        let counted = p.is_family(unit) || p.is_digit_sign(unit);
         before.push(before.last().copied().unwrap_or(0) + usize::from(counted));
     }
     let total = before.last().copied().unwrap_or(0);
@@ -342,15 +358,19 @@ fn grouping_positions(
 
 /// `$formatNumber(value, picture, options)`.
 pub(super) fn format_number(cx: &mut Cx<'_>, value: f64, picture: &[u16], options: &Val) -> Result<Vec<u16>> {
-    cx.steps(picture.len() as u64 * 8)?;
+    cx.steps(picture.len() as u64)?;
     let p = Properties::new(cx, options)?;
     let sub_pictures = split(picture, &p.pattern);
     if sub_pictures.len() > 2 {
         return Err(Error::new("D3080").at(cx.position));
     }
-    let parts: Vec<Parts> = sub_pictures.iter().map(|sub| Parts::new(&p, sub)).collect();
+    let mut parts = Vec::with_capacity(2);
+    for sub in sub_pictures {
+        cx.steps(sub.len() as u64 * 4)?;
+        parts.push(Parts::new(&p, sub));
+    }
     for part in &parts {
-        if let Some(code) = part.validate(&p) {
+        if let Some(code) = part.validate(cx, &p)? {
             return Err(Error::new(code).at(cx.position));
         }
     }
@@ -381,9 +401,10 @@ pub(super) fn format_number(cx: &mut Cx<'_>, value: f64, picture: &[u16], option
         None => [text.as_slice(), &p.decimal].concat(),
     };
     let zero = p.zero.as_slice();
-    let leading = text.chunks(1).take_while(|ch| *ch == zero).count();
+    cx.steps(text.len() as u64)?;
+    let leading = text.iter().take_while(|&&u| zero == [u]).count();
     text.drain(..leading);
-    let trailing = text.chunks(1).rev().take_while(|ch| *ch == zero).count();
+    let trailing = text.iter().rev().take_while(|&&u| zero == [u]).count();
     text.truncate(text.len() - trailing);
 
     let decimal_at = position(index_of(&text, &p.decimal, 0));
@@ -399,15 +420,11 @@ pub(super) fn format_number(cx: &mut Cx<'_>, value: f64, picture: &[u16], option
     text = [zero.repeat(pad(pad_left)), text, zero.repeat(pad(pad_right))].concat();
 
     let mut decimal_at = position(index_of(&text, &p.decimal, 0));
-    // Separators put in one at a time cost a copy of the text each; a regular grouping's go in
-    // one pass.
-    let one_by_one = pic.regular.map_or(pic.integer_grouping.len(), |_| 0) + pic.fractional_grouping.len();
+    let separators = pic.regular.map_or(pic.integer_grouping.len(), |_| text.len()) + pic.fractional_grouping.len();
     reserve(
         cx,
-        text.len()
-            .saturating_add(text.len().saturating_add(one_by_one).saturating_mul(p.grouping.len())),
+        text.len().saturating_add(separators.saturating_mul(p.grouping.len())),
     )?;
-    cx.steps((one_by_one as u64).saturating_mul(text.len() as u64))?;
     match pic.regular {
         Some(every) => {
             // Before each unit a multiple of `every` to the left of the decimal separator, but
@@ -415,6 +432,7 @@ pub(super) fn format_number(cx: &mut Cx<'_>, value: f64, picture: &[u16], option
             let every = every as i64;
             let mut grouped = Vec::with_capacity(text.len());
             for (i, &unit) in text.iter().enumerate() {
+                pace(cx, i, text.len())?;
                 let to_point = decimal_at - i as i64;
                 if i > 0 && to_point >= every && to_point % every == 0 {
                     grouped.extend_from_slice(&p.grouping);
@@ -425,6 +443,8 @@ pub(super) fn format_number(cx: &mut Cx<'_>, value: f64, picture: &[u16], option
         }
         None => {
             for &at in &pic.integer_grouping {
+                // Each insertion copies the text.
+                cx.steps(text.len() as u64)?;
                 text = join(&text, decimal_at - at as i64, &p.grouping);
                 decimal_at += 1;
             }
@@ -432,6 +452,7 @@ pub(super) fn format_number(cx: &mut Cx<'_>, value: f64, picture: &[u16], option
     }
     let decimal_at = position(index_of(&text, &p.decimal, 0));
     for &at in &pic.fractional_grouping {
+        cx.steps(text.len() as u64)?;
         text = join(&text, at as i64 + decimal_at + 1, &p.grouping);
     }
     let decimal_at = position(index_of(&text, &p.decimal, 0));

@@ -22,6 +22,20 @@ pub(in crate::functions) fn reserve(cx: &mut Cx<'_>, len: usize) -> crate::error
     cx.charge_string(len)
 }
 
+/// Units of work between two charges in a long loop: each charge past the meter's fuel reads
+/// the clock, so a timeout holds inside a built-in's loops too.
+const CHUNK: usize = 4096;
+
+/// Charges a loop over `total` units as it goes: called at each index `i`, it charges the next
+/// chunk's worth at the start of every chunk.
+pub(in crate::functions) fn pace(cx: &mut Cx<'_>, i: usize, total: usize) -> crate::error::Result<()> {
+    if i.is_multiple_of(CHUNK) {
+        cx.steps(CHUNK.min(total.saturating_sub(i)) as u64)
+    } else {
+        Ok(())
+    }
+}
+
 /// An error where jsonata-js fails with a native JavaScript exception (a `RangeError` or a
 /// `TypeError`) rather than one of its coded errors: D3137 carries a free-form message.
 pub(in crate::functions) fn native_error(cx: &Cx<'_>, message: &str) -> Error {

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use writ_core::{Str, write_json_string};
 
 use super::fdlibm;
-use super::jsnum::{native_error, number_units, parse_int, reserve};
+use super::jsnum::{native_error, number_units, pace, parse_int, reserve};
 use super::text::{
     ascii_lower, ascii_upper, code_points, insert_at, is_js_space, last_index_of, push_code_point, replace_all, units,
 };
@@ -39,11 +39,12 @@ pub(in crate::functions) enum Grouping {
     Regular {
         /// The interval, at least 1.
         every: usize,
-        /// The separator.
-        separator: Vec<u16>,
+        /// The separator (a code point).
+        separator: u32,
     },
-    /// Each separator at its own count of digits from the right, nearest first.
-    Irregular(Vec<(usize, Vec<u16>)>),
+    /// Each separator (a code point) at its own count of digits from the right, nearest
+    /// first.
+    Irregular(Vec<(usize, u32)>),
 }
 
 /// The kind of numbering a picture asks for.
@@ -124,14 +125,21 @@ pub(in crate::functions) fn analyse(cx: &mut Cx<'_>, picture: &[u16]) -> Result<
 }
 
 /// A decimal digit pattern, read right to left: digits of one family, `#`, and separators.
-fn analyse_digits(cx: &Cx<'_>, primary: &[u16], mut format: IntegerFormat) -> Result<IntegerFormat> {
+fn analyse_digits(cx: &mut Cx<'_>, primary: &[u16], mut format: IntegerFormat) -> Result<IntegerFormat> {
     let mut zero: Option<u32> = None;
     let mut mandatory = 0usize;
     let mut optional = 0usize;
     let mut position = 0usize;
-    let mut separators: Vec<(usize, Vec<u16>)> = Vec::new();
-    for cp in code_points(primary).into_iter().rev() {
-        if let Some(&group) = DECIMAL_GROUPS.iter().find(|&&g| (g..=g + 9).contains(&cp)) {
+    let mut separators: Vec<(usize, u32)> = Vec::new();
+    let code_points = code_points(primary);
+    for (i, &cp) in code_points.iter().rev().enumerate() {
+        pace(cx, i, code_points.len())?;
+        // The families are in ascending order: the candidate is the last zero at or below.
+        let family = DECIMAL_GROUPS
+            .partition_point(|&g| g <= cp)
+            .checked_sub(1)
+            .map(|i| DECIMAL_GROUPS[i]);
+        if let Some(group) = family.filter(|&g| cp <= g + 9) {
             mandatory += 1;
             position += 1;
             match zero {
@@ -143,9 +151,7 @@ fn analyse_digits(cx: &Cx<'_>, primary: &[u16], mut format: IntegerFormat) -> Re
             position += 1;
             optional += 1;
         } else {
-            let mut character = Vec::new();
-            push_code_point(&mut character, cp);
-            separators.push((position, character));
+            separators.push((position, cp));
         }
     }
     let Some(zero) = zero else {
@@ -155,7 +161,7 @@ fn analyse_digits(cx: &Cx<'_>, primary: &[u16], mut format: IntegerFormat) -> Re
     let grouping = match regular_interval(&separators) {
         Some(every) => Grouping::Regular {
             every,
-            separator: separators.swap_remove(0).1,
+            separator: separators[0].1,
         },
         None => Grouping::Irregular(separators),
     };
@@ -167,7 +173,7 @@ fn analyse_digits(cx: &Cx<'_>, primary: &[u16], mut format: IntegerFormat) -> Re
 
 /// The interval of separators that are all the same character at every multiple of one
 /// interval (and nowhere else), if they are.
-fn regular_interval(separators: &[(usize, Vec<u16>)]) -> Option<usize> {
+fn regular_interval(separators: &[(usize, u32)]) -> Option<usize> {
     let (first, rest) = separators.split_first()?;
     if rest.iter().any(|(_, c)| *c != first.1) {
         return None;
@@ -181,8 +187,11 @@ fn regular_interval(separators: &[(usize, Vec<u16>)]) -> Option<usize> {
 pub(in crate::functions) fn regular_positions(positions: &[usize]) -> Option<usize> {
     let (&first, rest) = positions.split_first()?;
     let factor = rest.iter().fold(first, |a, &b| gcd(a, b));
-    let present: std::collections::HashSet<usize> = positions.iter().copied().collect();
-    let every_multiple = (1..=positions.len()).all(|i| present.contains(&(i * factor)));
+    // As many positions as multiples wanted: all are there only if, sorted, they are exactly
+    // the multiples.
+    let mut sorted = positions.to_vec();
+    sorted.sort_unstable();
+    let every_multiple = sorted.iter().enumerate().all(|(i, &p)| p == (i + 1) * factor);
     (every_multiple && factor > 0).then_some(factor)
 }
 
@@ -244,7 +253,8 @@ fn decimal(cx: &mut Cx<'_>, value: f64, zero: u32, grouping: &Grouping, format: 
     text.extend_from_slice(&digits);
     if zero != 0x30 {
         let mut shifted = Vec::with_capacity(text.len());
-        for &unit in &text {
+        for (i, &unit) in text.iter().enumerate() {
+            pace(cx, i, text.len())?;
             push_code_point(&mut shifted, u32::from(unit) + zero - 0x30);
         }
         text = shifted;
@@ -271,48 +281,47 @@ fn group(cx: &mut Cx<'_>, digits: Vec<u16>, grouping: &Grouping) -> Result<Vec<u
     let len = digits.len();
     // Where the separators go, as distances from the right end of `digits`, in the order
     // they are inserted at the same place.
-    let mut at: Vec<(usize, &[u16])> = match grouping {
+    let mut at: Vec<(usize, u32)> = match grouping {
         Grouping::Regular { every, separator } => (1..=len.saturating_sub(1) / every)
-            .map(|i| (i * every, separator.as_slice()))
+            .map(|i| (i * every, *separator))
             .collect(),
         Grouping::Irregular(separators) => {
             if separators.iter().any(|(position, _)| *position > len) {
                 return group_by_insertion(cx, digits, separators);
             }
-            separators
-                .iter()
-                .rev()
-                .map(|(position, separator)| (*position, separator.as_slice()))
-                .collect()
+            separators.iter().rev().copied().collect()
         }
     };
-    reserve(cx, len + at.iter().map(|(_, s)| s.len()).sum::<usize>())?;
+    reserve(cx, len + 2 * at.len())?;
     // Farthest from the end first; insertion order kept among equals.
     at.sort_by_key(|&(distance, _)| std::cmp::Reverse(distance));
-    let mut out = Vec::with_capacity(len);
+    let mut out = Vec::with_capacity(len + at.len());
     let mut next = at.iter().peekable();
     for (i, &unit) in digits.iter().enumerate() {
-        while let Some((_, separator)) = next.next_if(|(distance, _)| *distance == len - i) {
-            out.extend_from_slice(separator);
+        pace(cx, i, len)?;
+        while let Some(&(_, separator)) = next.next_if(|(distance, _)| *distance == len - i) {
+            push_code_point(&mut out, separator);
         }
         out.push(unit);
     }
-    for (_, separator) in next {
-        out.extend_from_slice(separator);
+    for &(_, separator) in next {
+        push_code_point(&mut out, separator);
     }
     Ok(out)
 }
 
 /// Irregular separators inserted literally one by one, for when one lies beyond the digits
 /// and JavaScript's `substr` with a negative offset decides what happens.
-fn group_by_insertion(cx: &mut Cx<'_>, digits: Vec<u16>, separators: &[(usize, Vec<u16>)]) -> Result<Vec<u16>> {
-    let total = digits.len() + separators.iter().map(|(_, s)| s.len()).sum::<usize>();
-    reserve(cx, total)?;
-    cx.steps((separators.len() as u64).saturating_mul(total as u64))?;
+fn group_by_insertion(cx: &mut Cx<'_>, digits: Vec<u16>, separators: &[(usize, u32)]) -> Result<Vec<u16>> {
+    reserve(cx, digits.len() + 2 * separators.len())?;
     let mut text = digits;
-    for (position, separator) in separators.iter().rev() {
-        let start = text.len() as i64 - *position as i64;
-        text = insert_at(&text, start, separator);
+    for &(position, separator) in separators.iter().rev() {
+        // Each insertion copies the text.
+        cx.steps(text.len() as u64)?;
+        let start = text.len() as i64 - position as i64;
+        let mut unit = Vec::with_capacity(2);
+        push_code_point(&mut unit, separator);
+        text = insert_at(&text, start, &unit);
     }
     Ok(text)
 }
@@ -577,6 +586,7 @@ pub(in crate::functions) fn parse(cx: &mut Cx<'_>, text: &[u16], format: &Intege
             let a = if format.case == Case::Upper { 0x41 } else { 0x61 };
             let mut value = 0.0;
             for (i, &unit) in text.iter().rev().enumerate() {
+                pace(cx, i, text.len())?;
                 value += (f64::from(unit) - f64::from(a) + 1.0) * fdlibm::pow(26.0, i as f64);
             }
             Ok(value)
@@ -592,15 +602,12 @@ pub(in crate::functions) fn parse(cx: &mut Cx<'_>, text: &[u16], format: &Intege
             .to_vec();
             match grouping {
                 Grouping::Regular { .. } => digits = replace_all(&digits, &[0x2C], &[]),
-                Grouping::Irregular(separators) => {
-                    for (_, separator) in separators {
-                        digits = replace_all(&digits, separator, &[]);
-                    }
-                }
+                Grouping::Irregular(separators) => digits = remove_separators(cx, digits, separators)?,
             }
             if *zero != 0x30 {
                 let mut shifted = Vec::with_capacity(digits.len());
-                for &unit in &digits {
+                for (i, &unit) in digits.iter().enumerate() {
+                    pace(cx, i, digits.len())?;
                     let Some(cp) = (u32::from(unit) + 0x30).checked_sub(*zero) else {
                         return Err(native_error(cx, "Invalid code point"));
                     };
@@ -612,6 +619,36 @@ pub(in crate::functions) fn parse(cx: &mut Cx<'_>, text: &[u16], format: &Intege
         }
         Primary::Sequence(token) => Err(Error::new("D3130").value(json_text(token)).at(cx.position)),
     }
+}
+
+/// `text` without any of the separators, each removed in turn as jsonata-js does; in one pass
+/// when they are all single units that are not surrogates (removing one cannot then make
+/// another).
+fn remove_separators(cx: &mut Cx<'_>, text: Vec<u16>, separators: &[(usize, u32)]) -> Result<Vec<u16>> {
+    let single = |cp: u32| u16::try_from(cp).ok().filter(|u| !(0xD800..0xE000).contains(u));
+    if separators.iter().all(|&(_, cp)| single(cp).is_some()) {
+        let mut removed = separators
+            .iter()
+            .filter_map(|&(_, cp)| single(cp))
+            .collect::<Vec<u16>>();
+        removed.sort_unstable();
+        let mut out = Vec::with_capacity(text.len());
+        for (i, &unit) in text.iter().enumerate() {
+            pace(cx, i, text.len())?;
+            if removed.binary_search(&unit).is_err() {
+                out.push(unit);
+            }
+        }
+        return Ok(out);
+    }
+    let mut text = text;
+    for &(_, cp) in separators {
+        cx.steps(text.len() as u64)?;
+        let mut separator = Vec::with_capacity(2);
+        push_code_point(&mut separator, cp);
+        text = replace_all(&text, &separator, &[]);
+    }
+    Ok(text)
 }
 
 /// Roman numerals to a number (a smaller numeral before a larger one subtracts); NaN if any
@@ -728,8 +765,8 @@ mod tests {
         assert_eq!(regular_positions(&[6]), Some(6));
         assert_eq!(regular_positions(&[0]), None);
         assert_eq!(regular_positions(&[]), None);
-        let sep = |p: usize, c: &str| (p, units(c));
-        assert_eq!(regular_interval(&[sep(3, ","), sep(6, ":")]), None);
-        assert_eq!(regular_interval(&[sep(2, ":")]), Some(2));
+        let sep = |p: usize, c: char| (p, u32::from(c));
+        assert_eq!(regular_interval(&[sep(3, ','), sep(6, ':')]), None);
+        assert_eq!(regular_interval(&[sep(2, ':')]), Some(2));
     }
 }

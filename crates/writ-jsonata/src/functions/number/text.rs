@@ -5,22 +5,54 @@
 /// `haystack.indexOf(needle, from)`: an empty needle is found at `from` (clamped).
 pub(in crate::functions) fn index_of(haystack: &[u16], needle: &[u16], from: usize) -> Option<usize> {
     let from = from.min(haystack.len());
-    if needle.is_empty() {
-        return Some(from);
+    let rest = haystack.get(from..)?;
+    match needle {
+        [] => Some(from),
+        [unit] => rest.iter().position(|u| u == unit).map(|i| i + from),
+        _ => matches(rest, needle).next().map(|i| i + from),
     }
-    haystack
-        .get(from..)?
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|i| i + from)
 }
 
 /// `haystack.lastIndexOf(needle)`: an empty needle is found at the end.
 pub(in crate::functions) fn last_index_of(haystack: &[u16], needle: &[u16]) -> Option<usize> {
-    if needle.is_empty() {
-        return Some(haystack.len());
+    match needle {
+        [] => Some(haystack.len()),
+        [unit] => haystack.iter().rposition(|u| u == unit),
+        _ => matches(haystack, needle).last(),
     }
-    haystack.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// Where `needle` (two units or more) occurs in `haystack`, overlaps included, found by
+/// Knuth–Morris–Pratt in time linear in both: pictures and their options are untrusted, and
+/// a naive search is quadratic.
+fn matches<'a>(haystack: &'a [u16], needle: &'a [u16]) -> impl Iterator<Item = usize> + 'a {
+    // A needle longer than the haystack is not there: no table for it.
+    let haystack = if needle.len() > haystack.len() { &[] } else { haystack };
+    // `fallback[k]`: the longest proper border of `needle[..=k]`.
+    let mut fallback = vec![0usize; if haystack.is_empty() { 0 } else { needle.len() }];
+    let mut k = 0;
+    for i in 1..fallback.len() {
+        while k > 0 && needle[i] != needle[k] {
+            k = fallback[k - 1];
+        }
+        if needle[i] == needle[k] {
+            k += 1;
+        }
+        fallback[i] = k;
+    }
+    let mut matched = 0;
+    haystack.iter().enumerate().filter_map(move |(i, unit)| {
+        while matched > 0 && needle[matched] != *unit {
+            matched = fallback[matched - 1];
+        }
+        if needle[matched] == *unit {
+            matched += 1;
+        }
+        (matched == needle.len()).then(|| {
+            matched = fallback[matched - 1];
+            i + 1 - needle.len()
+        })
+    })
 }
 
 /// `haystack.indexOf(needle) !== -1`.
@@ -185,6 +217,12 @@ mod tests {
         assert_eq!(index_of(&u("abc"), &u("d"), 0), None);
         assert_eq!(last_index_of(&u("abcabc"), &u("b")), Some(4));
         assert_eq!(last_index_of(&u("abc"), &u("")), Some(3));
+        assert_eq!(index_of(&u("aaab"), &u("aab"), 0), Some(1));
+        assert_eq!(index_of(&u("abababc"), &u("ababc"), 1), Some(2));
+        assert_eq!(index_of(&u("abababc"), &u("ababc"), 3), None);
+        assert_eq!(last_index_of(&u("aaaa"), &u("aa")), Some(2));
+        assert_eq!(last_index_of(&u("abcab"), &u("ab")), Some(3));
+        assert_eq!(index_of(&u("ab"), &u("abc"), 0), None);
     }
 
     #[test]
