@@ -555,12 +555,21 @@ mod tests {
     #[test]
     fn reserving_time_fails_early_when_the_work_would_pass_the_deadline() {
         let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
-        let timed = Limits { time: Some(Duration::from_millis(50)), ..limits() };
+        let timed = Limits {
+            time: Some(Duration::from_millis(50)),
+            ..limits()
+        };
         let mut meter = Meter::with_clock(&timed, clock.clone());
         assert!(meter.reserve_time(Duration::from_millis(40)).is_ok());
         clock.advance(Duration::from_millis(20));
         let error = meter.reserve_time(Duration::from_millis(40)).expect_err("20 + 40 > 50");
-        assert_eq!(error, BudgetExceeded { bound: Bound::Time, limit: 50 });
+        assert_eq!(
+            error,
+            BudgetExceeded {
+                bound: Bound::Time,
+                limit: 50
+            }
+        );
         assert!(meter.step().is_err(), "sticky");
         let mut unbounded = Meter::with_clock(&limits(), clock);
         assert!(unbounded.reserve_time(Duration::from_secs(3600)).is_ok());

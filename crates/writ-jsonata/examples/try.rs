@@ -8,7 +8,19 @@ fn main() {
     };
     let mut options = writ_jsonata::Options::default();
     if let Some(ms) = args.get(3) {
-        options.limits = writ_jsonata::JsonataLimits { timeout: Some(ms.parse().expect("ms")), ..writ_jsonata::JsonataLimits::UNBOUNDED };
+        options.limits = writ_jsonata::JsonataLimits {
+            timeout: Some(ms.parse().expect("ms")),
+            ..writ_jsonata::JsonataLimits::UNBOUNDED
+        };
+    }
+    if let Some(n) = std::env::var("EVALS").ok().and_then(|r| r.parse::<u32>().ok()) {
+        let e = writ_jsonata::Expression::compile(&args[1]).expect("compiles");
+        let started = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(e.evaluate(&data, &options).ok());
+        }
+        eprintln!("{:?} per evaluation", started.elapsed() / n);
+        return;
     }
     let repeat: usize = std::env::var("REPEAT").ok().and_then(|r| r.parse().ok()).unwrap_or(1);
     for _ in 1..repeat {

@@ -46,6 +46,13 @@ const RANGE_PIECE: usize = 1 << 16;
 /// Up to how many groups a group-by finds a key by scanning rather than hashing.
 const GROUP_SCAN: usize = 8;
 
+thread_local! {
+    /// The name the input document is bound under (`$$`), made once per thread.
+    static ROOT_NAME: Str = Str::from("$");
+    /// Built-in functions as values, made once per thread and shared by every evaluation on it.
+    static BUILTIN_VALUES: RefCell<HashMap<&'static str, Rc<Function>>> = RefCell::new(HashMap::new());
+}
+
 /// A tuple's key for its item.
 const FOCUS_KEY: &str = "@";
 
@@ -119,7 +126,6 @@ pub(crate) struct Cx<'a> {
     meter: Meter,
     options: &'a Options,
     now: Option<f64>,
-    builtins: HashMap<&'static str, Rc<Function>>,
     /// The context item of the current call (`$` where the built-in was called).
     pub(crate) input: Val,
     /// The scope the current call was made in (`$eval` evaluates there).
@@ -135,7 +141,7 @@ pub(crate) fn evaluate_root(root: &Node, input: &Value, options: &Options, meter
         env.bind(name.clone(), Val::from(value));
     }
     let input = Val::from(input);
-    env.bind(Str::from("$"), input.clone());
+    env.bind(ROOT_NAME.with(Str::clone), input.clone());
     // A JSON array as the whole input is one item, not a sequence of them.
     let input = if input.is_array() {
         Val::list(vec![input], Flags::SEQUENCE.with(Flags::OUTER_WRAPPER))
@@ -146,7 +152,6 @@ pub(crate) fn evaluate_root(root: &Node, input: &Value, options: &Options, meter
         meter,
         options,
         now: None,
-        builtins: HashMap::new(),
         input: Val::Undefined,
         env: env.clone(),
         position: 0,
@@ -263,13 +268,16 @@ impl<'a> Cx<'a> {
         })
     }
 
-    /// The function value of built-in `builtin`, made once per evaluation.
+    /// The function value of built-in `builtin`.
     fn builtin(&mut self, builtin: &'static Builtin) -> Val {
-        let function = self
-            .builtins
-            .entry(builtin.name)
-            .or_insert_with(|| Rc::new(Function::Builtin(builtin)));
-        Val::Function(function.clone())
+        let function = BUILTIN_VALUES.with(|values| {
+            values
+                .borrow_mut()
+                .entry(builtin.name)
+                .or_insert_with(|| Rc::new(Function::Builtin(builtin)))
+                .clone()
+        });
+        Val::Function(function)
     }
 
     /// Evaluates one node: JSONata's `evaluate`.
@@ -1588,33 +1596,45 @@ impl<'a> Cx<'a> {
         if edits.is_empty() {
             return Ok(cloned);
         }
-        self.rebuild(&cloned, &edits)
+        Ok(self.rebuild(&cloned, &edits)?.unwrap_or(cloned))
     }
 
-    fn rebuild(&mut self, value: &Val, edits: &HashMap<usize, Vec<Edit>>) -> Result<Val> {
+    /// `value` with the edits applied to the objects they name; `None` when nothing inside it
+    /// is edited, so untouched parts of the copy are kept as they are, not rebuilt.
+    fn rebuild(&mut self, value: &Val, edits: &HashMap<usize, Vec<Edit>>) -> Result<Option<Val>> {
         self.step()?;
         if let Some(items) = value.as_array() {
-            let mut rebuilt = Vec::with_capacity(items.len());
-            for item in items.iter() {
-                rebuilt.push(stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || {
-                    self.rebuild(&item, edits)
-                })?);
+            let mut rebuilt: Option<Vec<Val>> = None;
+            for (position, item) in items.iter().enumerate() {
+                let changed = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.rebuild(&item, edits))?;
+                if let Some(changed) = changed {
+                    rebuilt
+                        .get_or_insert_with(|| items.iter().take(position).collect())
+                        .push(changed);
+                } else if let Some(rebuilt) = &mut rebuilt {
+                    rebuilt.push(item);
+                }
             }
-            return Ok(Val::list(rebuilt, value.flags()));
+            return Ok(rebuilt.map(|items| Val::list(items, value.flags())));
         }
         let Some(object) = value.as_object() else {
-            return Ok(value.clone());
+            return Ok(None);
         };
         let mut entries = Vec::with_capacity(object.len());
+        let mut changed = false;
         for (key, item) in object.entries() {
-            entries.push((
-                key,
-                stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.rebuild(&item, edits))?,
-            ));
+            match stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.rebuild(&item, edits))? {
+                Some(rebuilt) => {
+                    changed = true;
+                    entries.push((key, rebuilt));
+                }
+                None => entries.push((key, item)),
+            }
         }
         if let Some(id) = object_id(value)
             && let Some(edits) = edits.get(&id)
         {
+            changed = true;
             for edit in edits {
                 for (key, item) in &edit.update {
                     set_entry(&mut entries, key.clone(), item.clone());
@@ -1622,7 +1642,7 @@ impl<'a> Cx<'a> {
                 entries.retain(|(key, _)| !edit.delete.contains(key));
             }
         }
-        Ok(make_object(entries))
+        Ok(changed.then(|| make_object(entries)))
     }
 }
 

@@ -17,13 +17,20 @@ pub(crate) enum Function {
     /// A built-in function.
     Builtin(&'static Builtin),
     /// A partial application: `function` with `args`, where `None` is a `?` still to fill.
-    Partial { function: Rc<Function>, args: Vec<Option<Val>> },
+    Partial {
+        function: Rc<Function>,
+        args: Vec<Option<Val>>,
+    },
     /// A regular expression: called on a string, it gives its first match.
     Regex(Arc<Pattern>),
     /// `f ~> g` with two functions: `g(f(x))`.
     Chain(Rc<Function>, Rc<Function>),
     /// A transform `| pattern | update, delete |` and the scope it was made in.
-    Transform { transform: Arc<Transform>, env: Env, position: usize },
+    Transform {
+        transform: Arc<Transform>,
+        env: Env,
+        position: usize,
+    },
 }
 
 impl Function {

@@ -59,13 +59,23 @@ pub struct JsonataLimits {
 impl Default for JsonataLimits {
     /// Seed 001's defaults.
     fn default() -> JsonataLimits {
-        JsonataLimits { timeout: Some(1_000), depth: Some(5_000), steps: Some(100_000_000), sequence: Some(10_000_000) }
+        JsonataLimits {
+            timeout: Some(1_000),
+            depth: Some(5_000),
+            steps: Some(100_000_000),
+            sequence: Some(10_000_000),
+        }
     }
 }
 
 impl JsonataLimits {
     /// No bounds but the range cap and the hard nesting cap (for trusted expressions only).
-    pub const UNBOUNDED: JsonataLimits = JsonataLimits { timeout: None, depth: None, steps: None, sequence: None };
+    pub const UNBOUNDED: JsonataLimits = JsonataLimits {
+        timeout: None,
+        depth: None,
+        steps: None,
+        sequence: None,
+    };
 }
 
 /// Where `$now()`, `$millis()` and `$random()` come from.
@@ -89,7 +99,10 @@ pub struct FixedHost {
 impl FixedHost {
     /// The clock at `millis`, random numbers from `seed`.
     pub fn new(millis: f64, seed: u64) -> FixedHost {
-        FixedHost { millis, state: std::sync::atomic::AtomicU64::new(seed) }
+        FixedHost {
+            millis,
+            state: std::sync::atomic::AtomicU64::new(seed),
+        }
     }
 }
 
@@ -109,7 +122,10 @@ impl Host for FixedHost {
         use std::sync::atomic::Ordering;
         // splitmix64: one atomic step per draw, so a shared host stays deterministic per thread
         // order and never repeats a short cycle.
-        let mut z = self.state.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self
+            .state
+            .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed)
+            .wrapping_add(0x9E37_79B9_7F4A_7C15);
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^= z >> 31;
@@ -123,14 +139,18 @@ pub struct SystemHost(FixedHost);
 
 impl Default for SystemHost {
     fn default() -> SystemHost {
-        let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
         SystemHost(FixedHost::new(0.0, seed))
     }
 }
 
 impl Host for SystemHost {
     fn now_millis(&self) -> f64 {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |d| d.as_millis() as f64)
     }
 
     fn random(&self) -> f64 {
@@ -167,7 +187,10 @@ impl Default for Options {
 
 impl std::fmt::Debug for Options {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Options").field("limits", &self.limits).field("bindings", &self.bindings).finish_non_exhaustive()
+        f.debug_struct("Options")
+            .field("limits", &self.limits)
+            .field("bindings", &self.bindings)
+            .finish_non_exhaustive()
     }
 }
 
@@ -206,7 +229,9 @@ impl Expression {
     ///
     /// JSONata's S-codes for syntax errors (S0201 and the rest), with the position.
     pub fn compile(source: &str) -> Result<Expression> {
-        Ok(Expression { root: Arc::new(parse::parse(source)?) })
+        Ok(Expression {
+            root: Arc::new(parse::parse(source)?),
+        })
     }
 
     /// The parsed tree.

@@ -249,6 +249,27 @@ impl Signature {
     ///
     /// Checking `a<…>` looks at every item of such an argument once.
     pub(crate) fn validate(&self, args: Vec<Val>, context: &Val, name: &str) -> Result<Vec<Val>> {
+        // The common call: one argument per parameter, each of a type its parameter takes.
+        // The match is then the one the general matcher would find, without building tables.
+        if args.len() == self.params.len()
+            && self.params.iter().zip(&args).all(|(param, arg)| {
+                let symbol = symbol_of(arg);
+                symbol != MISSING
+                    && matches!(param.repeat, Repeat::One | Repeat::Optional)
+                    && param.class & bit(symbol) != 0
+            })
+        {
+            let mut validated = Vec::with_capacity(args.len());
+            for (index, (param, arg)) in self.params.iter().zip(args).enumerate() {
+                let symbol = symbol_of(&arg);
+                validated.push(if param.array {
+                    param.as_array(arg, symbol, &[symbol], index, name)?
+                } else {
+                    arg
+                });
+            }
+            return Ok(validated);
+        }
         let symbols: Vec<Symbol> = args.iter().map(symbol_of).collect();
         let Some(spans) = self.split(&symbols)? else {
             let at = self.mismatch(&symbols)?;

@@ -41,7 +41,6 @@ impl Flags {
     pub(crate) fn with(self, other: Flags) -> Flags {
         Flags(self.0 | other.0)
     }
-
 }
 
 /// One value of an evaluation.
@@ -137,7 +136,6 @@ pub(crate) struct Items(pub(crate) Vec<Val>);
 /// The entries of a built object, in key order; dropped like [`Items`].
 #[derive(Clone, Default, Debug)]
 pub(crate) struct Entries(pub(crate) Vec<(Str, Val)>);
-
 
 /// Drops `dropped` on a stack segment with room to spare.
 pub(crate) fn drop_deep<T>(dropped: T) {
@@ -434,9 +432,12 @@ impl Val {
             Val::String(s) => Value::String(s.clone()),
             Val::Array(a) => Value::Array(a.clone()),
             Val::Object(o) => Value::Object(o.clone()),
-            Val::List(items, _) => {
-                Value::from(items.iter().map(|item| item.to_value_in_container()).collect::<Vec<_>>())
-            }
+            Val::List(items, _) => Value::from(
+                items
+                    .iter()
+                    .map(|item| item.to_value_in_container())
+                    .collect::<Vec<_>>(),
+            ),
             Val::Record(entries) => Value::Object(Object::from_entries(
                 entries
                     .iter()

@@ -9,7 +9,10 @@ use writ_jsonata::{Error, Expression, FixedHost, Host, JsonataLimits, Options};
 
 /// Evaluates `source` over no input under `limits`.
 fn run(source: &str, limits: JsonataLimits) -> Result<Value, Error> {
-    let options = Options { limits, ..Options::default() };
+    let options = Options {
+        limits,
+        ..Options::default()
+    };
     Expression::compile(source)?.evaluate(&Value::Undefined, &options)
 }
 
@@ -23,40 +26,70 @@ fn code(source: &str, limits: JsonataLimits) -> &'static str {
 
 /// Runs `check` on a thread with a 2 MiB stack: the smallest a host is likely to give.
 fn on_small_stack(check: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new().stack_size(2 << 20).spawn(check).expect("a thread").join().expect("no panic");
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(check)
+        .expect("a thread")
+        .join()
+        .expect("no panic");
 }
 
 #[test]
 fn depth_stops_runaway_recursion_and_no_depth_overflows_the_stack() {
     let recurse = "($f := function($n){ $n = 0 ? 0 : 1 + $f($n - 1) }; $f(100000))";
-    let depth_500 = JsonataLimits { depth: Some(500), ..JsonataLimits::default() };
+    let depth_500 = JsonataLimits {
+        depth: Some(500),
+        ..JsonataLimits::default()
+    };
     assert_eq!(code(recurse, depth_500), "D1011");
     on_small_stack(move || {
         // With no depth limit at all, the hard nesting cap answers, on heap-grown stack.
-        let no_depth = JsonataLimits { depth: None, timeout: Some(20_000), ..JsonataLimits::default() };
+        let no_depth = JsonataLimits {
+            depth: None,
+            timeout: Some(20_000),
+            ..JsonataLimits::default()
+        };
         assert_eq!(code(recurse, no_depth), "D1011");
     });
     // Recursion within the limit answers.
     let shallow = "($f := function($n){ $n = 0 ? 0 : 1 + $f($n - 1) }; $f(50))";
-    assert_eq!(run(shallow, JsonataLimits::default()).expect("answers").as_number(), Some(50.0));
+    assert_eq!(
+        run(shallow, JsonataLimits::default()).expect("answers").as_number(),
+        Some(50.0)
+    );
 }
 
 #[test]
 fn steps_stop_work_where_the_clock_cannot() {
     let tail_loop = "($f := function($n){ $f($n + 1) }; $f(0))";
-    let steps_only = JsonataLimits { steps: Some(100_000), ..JsonataLimits::UNBOUNDED };
+    let steps_only = JsonataLimits {
+        steps: Some(100_000),
+        ..JsonataLimits::UNBOUNDED
+    };
     assert_eq!(code(tail_loop, steps_only), "U1006");
     assert_eq!(code("$count([1..1000000])", steps_only), "U1006");
-    let plenty = JsonataLimits { steps: Some(100_000), ..JsonataLimits::default() };
-    assert_eq!(run("$sum([1..100])", plenty).expect("answers").as_number(), Some(5050.0));
+    let plenty = JsonataLimits {
+        steps: Some(100_000),
+        ..JsonataLimits::default()
+    };
+    assert_eq!(
+        run("$sum([1..100])", plenty).expect("answers").as_number(),
+        Some(5050.0)
+    );
 }
 
 #[test]
 fn sequence_length_is_bounded_and_the_range_cap_always_holds() {
-    let short = JsonataLimits { sequence: Some(100), ..JsonataLimits::default() };
+    let short = JsonataLimits {
+        sequence: Some(100),
+        ..JsonataLimits::default()
+    };
     assert_eq!(code("[1..1000]", short), "D2015");
     assert_eq!(code("[1..60, 1..60]", short), "D2015");
-    assert_eq!(run("$count([1..100])", short).expect("answers").as_number(), Some(100.0));
+    assert_eq!(
+        run("$count([1..100])", short).expect("answers").as_number(),
+        Some(100.0)
+    );
     assert_eq!(code("[1..10000001]", JsonataLimits::UNBOUNDED), "D2014");
     assert_eq!(code("[0..10000000]", JsonataLimits::UNBOUNDED), "D2014");
     let count = run("[1..10000000] ~> $count()", JsonataLimits::UNBOUNDED).expect("answers");
@@ -84,7 +117,10 @@ fn deeply_nested_expressions_are_refused_without_overflowing_the_stack() {
 #[test]
 fn values_built_100000_deep_are_read_compared_written_and_dropped_on_a_small_stack() {
     on_small_stack(|| {
-        let limits = JsonataLimits { timeout: Some(30_000), ..JsonataLimits::default() };
+        let limits = JsonataLimits {
+            timeout: Some(30_000),
+            ..JsonataLimits::default()
+        };
         let lists = "$reduce([1..100000], function($a, $b){ [[$a]] }, [])";
         let objects = "$reduce([1..100000], function($a, $b){ {'a': $a} }, {})";
         let closures = "$reduce([1..100000], function($a, $b){ {'f': function(){ $a }} }, {})";
@@ -114,10 +150,22 @@ fn deep_input_data_is_walked_on_a_small_stack() {
         for _ in 0..100_000 {
             value = Value::from(vec![value]);
         }
-        let options = Options { limits: JsonataLimits { timeout: Some(30_000), ..JsonataLimits::default() }, ..Options::default() };
-        for (source, expected) in [("$count(**)", "1"), ("$ = $", "true"), ("$length($string($))", "200001")] {
+        let options = Options {
+            limits: JsonataLimits {
+                timeout: Some(30_000),
+                ..JsonataLimits::default()
+            },
+            ..Options::default()
+        };
+        for (source, expected) in [
+            ("$count(**)", "1"),
+            ("$ = $", "true"),
+            ("$length($string($))", "200001"),
+        ] {
             let answer = Expression::compile(source).and_then(|e| e.evaluate(&value, &options));
-            let text = answer.unwrap_or_else(|error| panic!("{source}: {error}")).to_json_string();
+            let text = answer
+                .unwrap_or_else(|error| panic!("{source}: {error}"))
+                .to_json_string();
             assert_eq!(text.as_deref(), Some(expected), "{source}");
         }
     });
@@ -127,20 +175,34 @@ fn deep_input_data_is_walked_on_a_small_stack() {
 fn the_clock_and_random_numbers_come_from_the_host() {
     let expression = Expression::compile("[$now(), $millis(), $random(), $random()]").expect("compiles");
     let host: Arc<dyn Host> = Arc::new(FixedHost::new(1_700_000_000_000.0, 7));
-    let options = Options { host: host.clone(), ..Options::default() };
+    let options = Options {
+        host: host.clone(),
+        ..Options::default()
+    };
     let first = expression.evaluate(&Value::Undefined, &options).expect("answers");
-    let again = Options { host: Arc::new(FixedHost::new(1_700_000_000_000.0, 7)), ..Options::default() };
+    let again = Options {
+        host: Arc::new(FixedHost::new(1_700_000_000_000.0, 7)),
+        ..Options::default()
+    };
     let second = expression.evaluate(&Value::Undefined, &again).expect("answers");
     assert_eq!(first, second, "the same host state gives the same answer");
     let items = first.as_array().expect("an array");
-    assert_eq!(items.get(0).and_then(Value::as_str).map(|s| s.to_string()), Some("2023-11-14T22:13:20.000Z".to_string()));
+    assert_eq!(
+        items.get(0).and_then(Value::as_str).map(|s| s.to_string()),
+        Some("2023-11-14T22:13:20.000Z".to_string())
+    );
     assert_eq!(items.get(1).and_then(Value::as_number), Some(1_700_000_000_000.0));
     let random = items.get(2).and_then(Value::as_number).expect("a number");
     assert!((0.0..1.0).contains(&random));
     assert_ne!(items.get(2), items.get(3), "a random source moves on");
     // The default host is fixed too: evaluation is deterministic unless the host opts out.
-    let default = Expression::compile("$now()").expect("compiles").evaluate(&Value::Undefined, &Options::default());
-    assert_eq!(default.expect("answers").as_str().map(|s| s.to_string()), Some("1970-01-01T00:00:00.000Z".to_string()));
+    let default = Expression::compile("$now()")
+        .expect("compiles")
+        .evaluate(&Value::Undefined, &Options::default());
+    assert_eq!(
+        default.expect("answers").as_str().map(|s| s.to_string()),
+        Some("1970-01-01T00:00:00.000Z".to_string())
+    );
 }
 
 #[test]
@@ -160,11 +222,21 @@ fn one_compiled_expression_serves_many_threads_without_copying_its_input() {
         })
         .collect();
     for thread in threads {
-        assert_eq!(thread.join().expect("no panic").and_then(|v| v.as_number()), Some(135.5));
+        assert_eq!(
+            thread.join().expect("no panic").and_then(|v| v.as_number()),
+            Some(135.5)
+        );
     }
     // The answer shares the input's containers rather than copying them.
-    let items = Expression::compile("items").expect("compiles").evaluate(&data, &Options::default()).expect("answers");
-    let original = data.as_object().and_then(|o| o.get_str("items")).and_then(Value::as_array).expect("items");
+    let items = Expression::compile("items")
+        .expect("compiles")
+        .evaluate(&data, &Options::default())
+        .expect("answers");
+    let original = data
+        .as_object()
+        .and_then(|o| o.get_str("items"))
+        .and_then(Value::as_array)
+        .expect("items");
     assert!(items.as_array().expect("an array").ptr_eq(original));
 }
 
@@ -172,7 +244,17 @@ fn one_compiled_expression_serves_many_threads_without_copying_its_input() {
 fn a_host_interrupt_stops_an_evaluation() {
     let interrupt = Interrupt::new();
     interrupt.raise();
-    let options = Options { limits: JsonataLimits::UNBOUNDED, interrupt: Some(interrupt), ..Options::default() };
+    let options = Options {
+        limits: JsonataLimits::UNBOUNDED,
+        interrupt: Some(interrupt),
+        ..Options::default()
+    };
     let expression = Expression::compile("($f := function($n){ $f($n + 1) }; $f(0))").expect("compiles");
-    assert_eq!(expression.evaluate(&Value::Undefined, &options).expect_err("interrupted").code, "U1003");
+    assert_eq!(
+        expression
+            .evaluate(&Value::Undefined, &options)
+            .expect_err("interrupted")
+            .code,
+        "U1003"
+    );
 }

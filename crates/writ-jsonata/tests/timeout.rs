@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 use writ_core::Value;
 use writ_jsonata::{Expression, JsonataLimits, Options};
 
-const ONLY_TIMEOUT_50: JsonataLimits = JsonataLimits { timeout: Some(50), ..JsonataLimits::UNBOUNDED };
+const ONLY_TIMEOUT_50: JsonataLimits = JsonataLimits {
+    timeout: Some(50),
+    ..JsonataLimits::UNBOUNDED
+};
 
 /// The quickest of three runs of `source` under a 50 ms timeout: each must answer, or fail
 /// with D1012, and the best must do so within 60 ms (the best of three, because the machine running the
@@ -16,7 +19,10 @@ fn best_of_three_under_50_ms(source: &str) -> Duration {
     (0..3)
         .map(|_| {
             let expression = Expression::compile(source).expect("compiles");
-            let options = Options { limits: ONLY_TIMEOUT_50, ..Options::default() };
+            let options = Options {
+                limits: ONLY_TIMEOUT_50,
+                ..Options::default()
+            };
             let started = Instant::now();
             let answer = expression.evaluate(&Value::Undefined, &options);
             let elapsed = started.elapsed();
@@ -48,4 +54,3 @@ fn a_50_ms_timeout_answers_within_60_ms_even_inside_built_ins() {
         assert!(best < Duration::from_millis(60), "{source} answered after {best:?}");
     }
 }
-

@@ -4,16 +4,27 @@ use super::Builtin;
 use crate::error::{Error, Result};
 use crate::eval::Cx;
 use crate::value::Val;
+use writ_core::Value;
 
 pub(super) const TABLE: &[Builtin] = &[
-    Builtin { name: "eval", signature: "<sx?:x>", imp: eval },
-    Builtin { name: "clone", signature: "<(oa)-:o>", imp: clone },
+    Builtin {
+        name: "eval",
+        signature: "<sx?:x>",
+        imp: eval,
+    },
+    Builtin {
+        name: "clone",
+        signature: "<(oa)-:o>",
+        imp: clone,
+    },
 ];
 
 /// `$eval(expr, context?)`: parses and evaluates `expr` under this evaluation's budget, in the
 /// caller's scope, over `context` or the caller's context.
 fn eval(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
-    let Some(Val::String(source)) = args.first() else { return Ok(Val::Undefined) };
+    let Some(Val::String(source)) = args.first() else {
+        return Ok(Val::Undefined);
+    };
     let input = match args.get(1) {
         Some(context) if !context.is_undefined() => context.clone(),
         _ => cx.input.clone(),
@@ -23,16 +34,57 @@ fn eval(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     cx.eval_source(&source, input)
 }
 
-/// `$clone(value)`: a deep copy, through JSON as jsonata-js makes it (functions become `""`,
-/// undefined fields vanish).
+/// `$clone(value)`: a deep copy as jsonata-js makes it, through its JSON text: numbers pass
+/// through `$string`'s fifteen significant digits, a function becomes `""`, an undefined field
+/// vanishes (and is `null` in an array). Built directly rather than written and read back;
+/// every container is a fresh one, which the transform operator relies on.
 fn clone(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
-    let Some(value) = args.first() else { return Ok(Val::Undefined) };
+    let Some(value) = args.first() else {
+        return Ok(Val::Undefined);
+    };
     if value.is_undefined() {
         return Ok(Val::Undefined);
     }
-    let text = super::stringify(cx, value, false)?;
-    cx.steps(text.len_utf16() as u64)?;
-    let text = text.to_string_lossy();
-    let parsed = writ_core::parse_json(&text).map_err(|e| Error::new("D3001").detail(e.to_string()))?;
-    Ok(Val::from(parsed))
+    Ok(Val::from(fresh_copy(cx, value)?))
+}
+
+/// The JSON round trip of `value`, as fresh writ-core values.
+fn fresh_copy(cx: &mut Cx<'_>, value: &Val) -> Result<Value> {
+    cx.step()?;
+    Ok(match value {
+        Val::Undefined | Val::Null => Value::Null,
+        Val::Bool(b) => Value::Bool(*b),
+        Val::Number(n) if n.is_nan() => Value::Null,
+        Val::Number(n) if n.is_infinite() => return Err(Error::new("D1001").value(writ_core::js_number_to_string(*n))),
+        Val::Number(n) => Value::Number(if n.fract() == 0.0 {
+            *n
+        } else {
+            super::string::fifteen_digits(*n)
+        }),
+        Val::String(text) => Value::String(text.clone()),
+        Val::Function(_) => Value::String(writ_core::Str::empty()),
+        Val::Array(_) | Val::List(..) => {
+            let items = value.as_array().expect("an array");
+            cx.charge_array(items.len())?;
+            let mut copied = Vec::with_capacity(items.len());
+            for item in items.iter() {
+                copied.push(stacker::maybe_grow(64 * 1024, 1024 * 1024, || fresh_copy(cx, &item))?);
+            }
+            Value::from(copied)
+        }
+        Val::Object(_) | Val::Record(_) => {
+            let object = value.as_object().expect("an object");
+            let mut entries = Vec::with_capacity(object.len());
+            for (key, item) in object.entries() {
+                if item.is_undefined() {
+                    continue;
+                }
+                entries.push((
+                    key,
+                    stacker::maybe_grow(64 * 1024, 1024 * 1024, || fresh_copy(cx, &item))?,
+                ));
+            }
+            Value::Object(writ_core::Object::from_entries(entries))
+        }
+    })
 }

@@ -16,7 +16,7 @@ mod number;
 mod object;
 mod string;
 
-pub(crate) use string::{stringify, to_string};
+pub(crate) use string::to_string;
 
 /// A built-in's implementation: the arguments, already checked against the signature (the
 /// context filled in where the signature says so).
@@ -56,9 +56,37 @@ impl Builtin {
     }
 }
 
-static TABLE: LazyLock<HashMap<&'static str, (&'static Builtin, Signature)>> = LazyLock::new(|| {
-    let families: [&'static [Builtin]; 7] =
-        [aggregate::TABLE, array::TABLE, datetime::TABLE, meta::TABLE, number::TABLE, object::TABLE, string::TABLE];
+/// A quick hash for the table's short ASCII names (FNV-1a): the table is looked up on every
+/// call of a built-in, and its keys are ours, not an attacker's.
+#[derive(Default)]
+struct NameHasher(u64);
+
+impl std::hash::Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut hash = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for byte in bytes {
+            hash = (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = hash;
+    }
+}
+
+type NameTable = HashMap<&'static str, (&'static Builtin, Signature), std::hash::BuildHasherDefault<NameHasher>>;
+
+static TABLE: LazyLock<NameTable> = LazyLock::new(|| {
+    let families: [&'static [Builtin]; 7] = [
+        aggregate::TABLE,
+        array::TABLE,
+        datetime::TABLE,
+        meta::TABLE,
+        number::TABLE,
+        object::TABLE,
+        string::TABLE,
+    ];
     families
         .into_iter()
         .flatten()

@@ -121,7 +121,6 @@ fn holds_function(value: &Val, charge: &mut impl FnMut(u64) -> Result<()>) -> Re
     Ok(false)
 }
 
-
 /// An object of `entries` in JavaScript's property order: a writ-core object unless some value
 /// holds a function.
 pub(super) fn build_object(cx: &mut Cx<'_>, entries: Vec<(Str, Val)>) -> Result<Val> {

@@ -192,7 +192,7 @@ fn number_text(n: f64) -> String {
 /// Rust formats exactly and breaks an exact tie to the even digit; JavaScript's `toPrecision`
 /// breaks it upwards (away from zero). A tie needs the exact decimal value of `n` to have
 /// exactly 16 significant digits ending in 5, which is checked here exactly.
-fn fifteen_digits(n: f64) -> f64 {
+pub(crate) fn fifteen_digits(n: f64) -> f64 {
     let magnitude = n.abs();
     let rounded = match exact_sixteen_digits(magnitude) {
         Some((digits, exponent)) => format!("{}e{}", digits / 10 + 1, exponent + 1)
@@ -352,8 +352,6 @@ impl JsonWriter {
         Ok(())
     }
 }
-
-
 
 /// `$string(arg, prettify?)`.
 fn string(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
