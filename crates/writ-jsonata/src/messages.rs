@@ -220,7 +220,7 @@ fn known(error: &Error) -> Option<String> {
             limit(error)
         ),
         "D1012" => format!(
-            "evaluation ran past the time limit{}: look for a loop or recursion that never ends, or raise the timeout",
+            "evaluation reached the time limit{} (or was about to start work that would pass it): look for a loop or recursion that never ends, work over less data, or raise the timeout",
             error.value.as_deref().map(|value| format!(" of {value} ms")).unwrap_or_default()
         ),
         "D1013" => format!(
