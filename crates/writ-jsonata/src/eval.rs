@@ -788,14 +788,14 @@ impl<'a> Cx<'a> {
             return Ok(Val::list(results, flags));
         }
         if let (ArrayView::Data(values), false) = (items, tuple_stream)
-            && let Some(comparison) = Comparison::of(predicate)
+            && let Some(comparison) = Test::of(predicate)
         {
             // `[price > 50]` over an input array: the comparison reads each object where it
             // lives, and only the items kept are taken.
             for value in values {
-                self.steps(comparison.cost).map_err(|e| e.at(predicate.position))?;
+                self.steps(comparison.cost()).map_err(|e| e.at(predicate.position))?;
                 let verdict = match comparison.test(value) {
-                    Some(verdict) => verdict.map_err(|e| e.at(predicate.position).token(comparison.op.symbol()))?,
+                    Some(verdict) => verdict?,
                     None => {
                         let item = Val::from(value);
                         let verdict = self.eval(predicate, &item, env)?;
@@ -1646,14 +1646,68 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// A predicate of the commonest form, a field path compared with a literal or another field
-/// path (`price > 50`, `status = 'open'`, `a.b != c`), tested on input data in place.
+/// A predicate of the commonest forms — comparisons of field paths and literals, joined by
+/// `and` and `or` — tested on input data in place.
+enum Test<'a> {
+    Compare(Comparison<'a>),
+    And(Box<Test<'a>>, Box<Test<'a>>, u64),
+    Or(Box<Test<'a>>, Box<Test<'a>>, u64),
+}
+
+impl<'a> Test<'a> {
+    fn of(predicate: &'a Node) -> Option<Test<'a>> {
+        if !predicate.predicate.is_empty() || predicate.group.is_some() || predicate.keep_array {
+            return None;
+        }
+        match &predicate.kind {
+            Kind::Binary(op @ (BinaryOp::And | BinaryOp::Or), lhs, rhs) => {
+                let (lhs, rhs) = (Box::new(Test::of(lhs)?), Box::new(Test::of(rhs)?));
+                let cost = 1 + lhs.cost() + rhs.cost();
+                Some(if *op == BinaryOp::And {
+                    Test::And(lhs, rhs, cost)
+                } else {
+                    Test::Or(lhs, rhs, cost)
+                })
+            }
+            _ => Comparison::of(predicate).map(Test::Compare),
+        }
+    }
+
+    /// The steps evaluating the predicate as a tree would charge, at most.
+    fn cost(&self) -> u64 {
+        match self {
+            Test::Compare(comparison) => comparison.cost,
+            Test::And(_, _, cost) | Test::Or(_, _, cost) => *cost,
+        }
+    }
+
+    /// The verdict on `item`, or `None` when a path meets an array and the general walk must
+    /// answer.
+    fn test(&self, item: &Value) -> Option<Result<bool>> {
+        match self {
+            Test::Compare(comparison) => comparison.test(item),
+            Test::And(lhs, rhs, _) => match lhs.test(item)? {
+                Ok(true) => rhs.test(item),
+                other => Some(other),
+            },
+            Test::Or(lhs, rhs, _) => match lhs.test(item)? {
+                Ok(false) => rhs.test(item),
+                other => Some(other),
+            },
+        }
+    }
+}
+
+/// A field path compared with a literal or another field path (`price > 50`,
+/// `status = 'open'`, `a.b != c`).
 struct Comparison<'a> {
     op: BinaryOp,
     lhs: Operand<'a>,
     rhs: Operand<'a>,
     /// The steps evaluating the predicate as a tree would charge.
     cost: u64,
+    /// Where the operator is, for errors.
+    position: usize,
 }
 
 /// One side of a [`Comparison`].
@@ -1686,6 +1740,7 @@ impl<'a> Comparison<'a> {
             lhs,
             rhs,
             cost,
+            position: predicate.position,
         })
     }
 
@@ -1697,7 +1752,9 @@ impl<'a> Comparison<'a> {
         Some(match self.op {
             BinaryOp::Equal => Ok(!lhs.is_undefined() && !rhs.is_undefined() && deep_equal(&lhs, &rhs)),
             BinaryOp::NotEqual => Ok(!lhs.is_undefined() && !rhs.is_undefined() && !deep_equal(&lhs, &rhs)),
-            op => compare(op, &lhs, &rhs).map(|verdict| matches!(verdict, Val::Bool(true))),
+            op => compare(op, &lhs, &rhs)
+                .map(|verdict| matches!(verdict, Val::Bool(true)))
+                .map_err(|error| error.at(self.position).token(op.symbol())),
         })
     }
 }

@@ -7,6 +7,9 @@ use super::jsnum::{native_error, pace, reserve, round_half_even, to_fixed};
 use super::picture::regular_positions;
 use super::text::{char_at, contains, index_of, last_index_of, replace_first, slice, split, substring, units};
 use crate::error::{Error, Result};
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use crate::eval::Cx;
 use crate::value::Val;
 
@@ -357,8 +360,47 @@ fn grouping_positions(
 }
 
 /// `$formatNumber(value, picture, options)`.
+/// The properties and the analysed sub-pictures of one picture, with no options.
+type Prepared = Rc<(Properties, Vec<Analysis>)>;
+
+thread_local! {
+    /// The last picture used without options, analysed: `$formatNumber` is usually called
+    /// with the same picture for every item of a sequence.
+    static LAST_PICTURE: RefCell<Option<(Vec<u16>, Prepared)>> = const { RefCell::new(None) };
+}
+
 pub(super) fn format_number(cx: &mut Cx<'_>, value: f64, picture: &[u16], options: &Val) -> Result<Vec<u16>> {
     cx.steps(picture.len() as u64)?;
+    let cached = options
+        .is_undefined()
+        .then(|| {
+            LAST_PICTURE.with(|last| {
+                last.borrow()
+                    .as_ref()
+                    .filter(|(seen, _)| seen.as_slice() == picture)
+                    .map(|(_, prepared)| prepared.clone())
+            })
+        })
+        .flatten();
+    let prepared = match cached {
+        Some(prepared) => {
+            cx.steps(picture.len() as u64 * 4)?;
+            prepared
+        }
+        None => {
+            let prepared = Rc::new(prepare(cx, picture, options)?);
+            if options.is_undefined() {
+                LAST_PICTURE.with(|last| *last.borrow_mut() = Some((picture.to_vec(), prepared.clone())));
+            }
+            prepared
+        }
+    };
+    let (p, analyses) = (&prepared.0, &prepared.1);
+    format_prepared(cx, value, p, analyses)
+}
+
+/// Reads the options and analyses the picture's sub-pictures (positive, then negative).
+fn prepare(cx: &mut Cx<'_>, picture: &[u16], options: &Val) -> Result<(Properties, Vec<Analysis>)> {
     let p = Properties::new(cx, options)?;
     let sub_pictures = split(picture, &p.pattern);
     if sub_pictures.len() > 2 {
@@ -383,6 +425,11 @@ pub(super) fn format_number(cx: &mut Cx<'_>, value: f64, picture: &[u16], option
         negative.prefix = [p.minus.as_slice(), &negative.prefix].concat();
         analyses.push(negative);
     }
+    Ok((p, analyses))
+}
+
+/// Formats `value` by an analysed picture.
+fn format_prepared(cx: &mut Cx<'_>, value: f64, p: &Properties, analyses: &[Analysis]) -> Result<Vec<u16>> {
     let Some(pic) = analyses.get(if value >= 0.0 { 0 } else { 1 }) else {
         return Err(native_error(cx, "the picture of $formatNumber is empty"));
     };
