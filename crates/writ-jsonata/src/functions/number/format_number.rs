@@ -442,7 +442,7 @@ fn format_prepared(cx: &mut Cx<'_>, value: f64, p: &Properties, analyses: &[Anal
     };
     let (mantissa, exponent) = scale(cx, adjusted, pic)?;
     let rounded = round_half_even(mantissa, pic.max_fraction as f64);
-    let mut text = digits(cx, &p, rounded, pic.max_fraction)?;
+    let mut text = digits(cx, p, rounded, pic.max_fraction)?;
     text = match index_of(&text, &[0x2E], 0) {
         Some(_) => replace_first(&text, &[0x2E], &p.decimal),
         None => [text.as_slice(), &p.decimal].concat(),
@@ -507,7 +507,7 @@ fn format_prepared(cx: &mut Cx<'_>, value: f64, p: &Properties, analyses: &[Anal
         text = substring(&text, 0, text.len() as i64 - 1).to_vec();
     }
     if let Some(exponent) = exponent {
-        let mut digits = digits(cx, &p, exponent, 0)?;
+        let mut digits = digits(cx, p, exponent, 0)?;
         let pad_left = pad(pic.min_exponent as i64 - digits.len() as i64);
         reserve(cx, pad_left.saturating_mul(zero.len()))?;
         digits = [zero.repeat(pad_left), digits].concat();
