@@ -47,6 +47,12 @@ fn a_50_ms_timeout_answers_within_60_ms_even_inside_built_ins() {
         "$string([1..3000000])",
         "$join([1..3000000].$string(), ',')",
         "$map([1..3000000], function($x){$x})",
+        "$shuffle([1..3000000])",
+        "[1..3000000]^(>$)",
+        "$pad('x', 20000000)",
+        "$uppercase($pad('x', 9000000))",
+        // Found by fuzzing: a string of a long list, built and then dropped.
+        "[1..943279][] & 'x'",
         "($f := function(){ $f() }; $f())",
         "($f := function($n){ $n < 0 ? 0 : $f($n + 1) }; $f(0))",
     ] {
