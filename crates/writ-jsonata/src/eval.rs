@@ -2084,16 +2084,10 @@ fn procedure_name(procedure: &Node) -> Option<String> {
     }
 }
 
-/// A value as error messages show it.
+/// A value as error messages show it: the start of its JSON, cut short, so that reporting a
+/// huge value costs no more than a small one.
 pub(crate) fn describe(value: &Val) -> String {
-    match value {
-        Val::Undefined => "undefined".to_string(),
-        Val::Function(_) => "a function".to_string(),
-        other => other
-            .to_value()
-            .to_json_string()
-            .unwrap_or_else(|| "a value".to_string()),
-    }
+    crate::signature::describe(value)
 }
 
 fn write_number(n: f64) -> String {

@@ -642,7 +642,7 @@ fn symbol_of(value: &Val) -> Symbol {
 
 /// A short JSON rendering of a value for an error: the start of its JSON text, cut at a
 /// fixed length so that a huge argument costs nothing to report.
-fn describe(value: &Val) -> String {
+pub(crate) fn describe(value: &Val) -> String {
     let mut out = String::new();
     let complete = write_short(value, &mut out);
     if !complete {
