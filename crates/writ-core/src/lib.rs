@@ -36,6 +36,7 @@
 
 mod budget;
 mod json;
+pub mod math;
 mod number;
 mod object;
 mod outcome;

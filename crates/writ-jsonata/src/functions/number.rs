@@ -2,7 +2,7 @@
 //! `$random`, and the number pictures `$formatNumber`, `$formatBase`, `$formatInteger` and
 //! `$parseInteger`. Every number written as text is written as jsonata-js writes it.
 
-pub(super) mod fdlibm;
+pub(super) use writ_core::math as fdlibm;
 mod format_number;
 pub(super) mod jsnum;
 pub(super) mod picture;
