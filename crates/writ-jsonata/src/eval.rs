@@ -81,8 +81,13 @@ impl Drop for Frame {
 impl Env {
     /// A scope with no bindings inside `parent`.
     pub(crate) fn child(parent: Option<&Env>) -> Env {
+        Env::child_with_room(parent, 0)
+    }
+
+    /// A scope inside `parent` with room for `room` bindings (a call's parameters) made at once.
+    fn child_with_room(parent: Option<&Env>, room: usize) -> Env {
         Env(Rc::new(Frame {
-            bindings: RefCell::new(Vec::new()),
+            bindings: RefCell::new(Vec::with_capacity(room)),
             parent: parent.cloned(),
         }))
     }
@@ -1444,7 +1449,7 @@ impl<'a> Cx<'a> {
                     (Some(signature), true) => signature.validate(args, input, "lambda")?,
                     _ => args,
                 };
-                let frame = Env::child(Some(closure));
+                let frame = Env::child_with_room(Some(closure), lambda.params.len());
                 for (i, param) in lambda.params.iter().enumerate() {
                     frame.bind(param.clone(), args.get(i).cloned().unwrap_or_default());
                 }
