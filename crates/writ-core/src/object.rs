@@ -720,6 +720,23 @@ impl Object {
         std::ptr::eq(self.0.ptr(), other.0.ptr())
     }
 
+    /// This object's shape: its keys in order, shared with (not copied into) the objects built
+    /// from it with [`Shape::build`], as a deep copy builds them.
+    ///
+    /// ```
+    /// use writ_core::{Value, parse_json};
+    ///
+    /// let original = parse_json(r#"{"b": 1, "a": 2}"#)?;
+    /// let object = original.as_object().unwrap();
+    /// let copy = object.shape().build([Value::from(3.0), Value::from(4.0)].into_iter());
+    /// assert_eq!(Value::Object(copy.clone()).to_json_string().unwrap(), r#"{"b":3,"a":4}"#);
+    /// assert!(!copy.ptr_eq(object), "a fresh object");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn shape(&self) -> Shape {
+        Shape(self.key_list().clone())
+    }
+
     /// A number that tells this object from every other object alive at the same time (its
     /// address): engines that edit a tree in place by identity, as JSONata's transform does,
     /// key their edits on it.

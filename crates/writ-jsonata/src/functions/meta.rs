@@ -72,6 +72,15 @@ fn fresh_copy(cx: &mut Cx<'_>, value: &Val) -> Result<Value> {
             }
             Value::from(copied)
         }
+        Val::Object(object) if object.values().all(|item| !item.is_undefined()) => {
+            // The copy shares the original's key list: only the values are new.
+            let mut values = Vec::with_capacity(object.len());
+            for item in object.values() {
+                let item = Val::from(item);
+                values.push(stacker::maybe_grow(64 * 1024, 1024 * 1024, || fresh_copy(cx, &item))?);
+            }
+            Value::Object(object.shape().build(values.into_iter()))
+        }
         Val::Object(_) | Val::Record(_) => {
             let object = value.as_object().expect("an object");
             let mut entries = Vec::with_capacity(object.len());
