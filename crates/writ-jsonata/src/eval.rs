@@ -1224,7 +1224,7 @@ impl<'a> Cx<'a> {
         let mut order: Vec<usize> = (0..n).collect();
         if numbers || strings {
             let descending = terms[0].descending;
-            order = crate::sort::merge_sort(order, &mut |&a: &usize, &b: &usize| {
+            order = functions::merge_sort_by(order, &mut |&a: &usize, &b: &usize| {
                 // A step per comparison keeps the clock read while a long sort runs.
                 self.meter.step().map_err(|e| Error::from(e).at(position))?;
                 let (ka, kb) = (keys[a * width].as_ref(), keys[b * width].as_ref());
@@ -1251,7 +1251,7 @@ impl<'a> Cx<'a> {
                 }
             })?;
         } else {
-            order = crate::sort::merge_sort(order, &mut |&a: &usize, &b: &usize| {
+            order = functions::merge_sort_by(order, &mut |&a: &usize, &b: &usize| {
                 self.sort_after(terms, 0, &items, &mut keys, width, a, b, tuples, env, position)
             })?;
         }

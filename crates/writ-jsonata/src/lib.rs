@@ -27,7 +27,6 @@ mod messages;
 pub mod parse;
 mod regex;
 mod signature;
-mod sort;
 mod value;
 
 use std::sync::Arc;
@@ -266,3 +265,32 @@ const _: () = {
     const fn send_sync<T: Send + Sync>() {}
     send_sync::<Expression>();
 };
+
+/// What the built-ins' unit tests share.
+#[cfg(test)]
+mod testing {
+    use writ_core::Value;
+
+    /// Evaluates `expr` over `data` (JSON text, empty for no input) under `limits`, and writes
+    /// the answer as JSON: `undefined` for no value, the code for an error.
+    pub(crate) fn eval_with(expr: &str, data: &str, limits: crate::JsonataLimits) -> String {
+        let input = if data.is_empty() {
+            Value::Undefined
+        } else {
+            writ_core::parse_json(data).expect("valid JSON")
+        };
+        let options = crate::Options {
+            limits,
+            ..crate::Options::default()
+        };
+        match crate::Expression::compile(expr).and_then(|e| e.evaluate(&input, &options)) {
+            Ok(value) => value.to_json_string().unwrap_or_else(|| "undefined".to_string()),
+            Err(error) => error.code.to_string(),
+        }
+    }
+
+    /// [`eval_with`] under the default limits.
+    pub(crate) fn eval(expr: &str, data: &str) -> String {
+        eval_with(expr, data, crate::JsonataLimits::default())
+    }
+}

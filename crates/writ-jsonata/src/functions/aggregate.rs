@@ -174,30 +174,7 @@ fn exists(_cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use writ_core::Value;
-
-    /// Evaluates `expr` over `data` (JSON text, empty for no input) under `limits`, and writes
-    /// the answer as JSON: `undefined` for no value, the code for an error.
-    fn eval_with(expr: &str, data: &str, limits: crate::JsonataLimits) -> String {
-        let input = if data.is_empty() {
-            Value::Undefined
-        } else {
-            writ_core::parse_json(data).expect("valid JSON")
-        };
-        let options = crate::Options {
-            limits,
-            ..crate::Options::default()
-        };
-        match crate::Expression::compile(expr).and_then(|e| e.evaluate(&input, &options)) {
-            Ok(value) => value.to_json_string().unwrap_or_else(|| "undefined".to_string()),
-            Err(error) => error.code.to_string(),
-        }
-    }
-
-    /// [`eval_with`] under the default limits.
-    fn eval(expr: &str, data: &str) -> String {
-        eval_with(expr, data, crate::JsonataLimits::default())
-    }
+    use crate::testing::{eval, eval_with};
 
     #[test]
     fn sums_left_to_right_in_doubles() {

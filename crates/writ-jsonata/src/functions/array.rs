@@ -353,7 +353,7 @@ fn distinct(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 /// the right, then merge, taking the right item first exactly when `after(left, right)` says
 /// so. Equal items keep their order, and a comparator that is not a consistent order still
 /// sees the same calls in the same order as in jsonata-js. The recursion is `log2(len)` deep.
-fn merge_sort_by<T: Default, E>(
+pub(crate) fn merge_sort_by<T: Default, E>(
     mut items: Vec<T>,
     after: &mut impl FnMut(&T, &T) -> Result<bool, E>,
 ) -> Result<Vec<T>, E> {
@@ -576,30 +576,7 @@ fn reduce(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use writ_core::Value;
-
-    /// Evaluates `expr` over `data` (JSON text, empty for no input) under `limits`, and writes
-    /// the answer as JSON: `undefined` for no value, the code for an error.
-    fn eval_with(expr: &str, data: &str, limits: crate::JsonataLimits) -> String {
-        let input = if data.is_empty() {
-            Value::Undefined
-        } else {
-            writ_core::parse_json(data).expect("valid JSON")
-        };
-        let options = crate::Options {
-            limits,
-            ..crate::Options::default()
-        };
-        match crate::Expression::compile(expr).and_then(|e| e.evaluate(&input, &options)) {
-            Ok(value) => value.to_json_string().unwrap_or_else(|| "undefined".to_string()),
-            Err(error) => error.code.to_string(),
-        }
-    }
-
-    /// [`eval_with`] under the default limits.
-    fn eval(expr: &str, data: &str) -> String {
-        eval_with(expr, data, crate::JsonataLimits::default())
-    }
+    use crate::testing::{eval, eval_with};
 
     /// Sorts numbers ascending with the comparator `$sort` uses by default, counting calls.
     fn sort_numbers(items: Vec<f64>) -> (Vec<f64>, usize) {

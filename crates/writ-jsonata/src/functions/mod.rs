@@ -16,6 +16,7 @@ mod number;
 mod object;
 mod string;
 
+pub(crate) use array::merge_sort_by;
 pub(crate) use string::to_string;
 
 /// A built-in's implementation: the arguments, already checked against the signature (the
