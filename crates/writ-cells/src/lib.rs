@@ -1,12 +1,17 @@
 //! writ-cells: the predicate cells that decide `branch` and `select` nodes.
 //!
-//! Today this crate holds the structured cell's language: a closed tree of `{path, op, value}`
-//! leaves composed with `all`, `any` and `not` ([`structured::Predicate`]). It terminates by
-//! construction, reads its data through checked [`writ_core::Path`]s, and charges a
-//! [`writ_core::Meter`] for every node and every element it compares.
+//! A plan's `branch` and `select` nodes carry a predicate and name the cell that interprets it.
+//! This crate holds the seam every cell implements ([`PredicateEvaluator`]), the [`Registry`] a
+//! host wires cells into (nothing is wired by default), and the cells themselves.
 //!
-//! The cells over the expression engines (jexl, lua, JSONata, the JS subset) and the
-//! evaluator seam that plans call join this crate as those engines land.
+//! Every cell reads a plain-data snapshot ([`PredicateContext`]), has no clock and no randomness
+//! (the same snapshot always gives the same verdict, so a resumed run may decide again), and
+//! turns every fault into the node's negative verdict plus a recorded [`Fault`].
+//!
+//! [`structured`] is the language of the structured cell: a closed tree of `{path, op, value}`
+//! leaves composed with `all`, `any` and `not`. It terminates by construction, reads its data
+//! through checked [`writ_core::Path`]s, and charges a [`writ_core::Meter`] for every node and
+//! every element it compares.
 //!
 //! # Example
 //!
@@ -27,4 +32,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod registry;
+mod seam;
 pub mod structured;
+
+pub use registry::Registry;
+pub use seam::{
+    CellError, CellFuture, Decision, Evaluation, Fault, FaultKind, FrameRef, OutputTable, PredicateContext,
+    PredicateEvaluator, PredicateNode, Verdict,
+};

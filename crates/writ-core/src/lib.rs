@@ -34,6 +34,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod block_on;
 mod budget;
 mod json;
 pub mod math;
@@ -46,6 +47,7 @@ mod str;
 mod suggest;
 mod value;
 
+pub use block_on::block_on;
 pub use budget::{Bound, BudgetExceeded, Clock, DEFAULT_CHECK_INTERVAL, Interrupt, Limits, Meter, SystemClock};
 pub use json::{DEFAULT_MAX_JSON_DEPTH, JsonError, parse_json, parse_json_with_depth, write_json_string};
 pub use number::{js_number_to_string, write_js_number};

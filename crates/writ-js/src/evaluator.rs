@@ -2,13 +2,10 @@
 //! each source once (a bounded cache), and runs it any number of times.
 
 use std::collections::{HashMap, VecDeque};
-use std::future::Future;
-use std::pin::pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
 
-use writ_core::{Clock, Limits, Meter, Object, Outcome, Value};
+use writ_core::{Clock, Limits, Meter, Object, Outcome, Value, block_on};
 
 use crate::ast::Program;
 use crate::error::{Error, Reason, Result};
@@ -384,25 +381,6 @@ fn host(shared: &Shared, function: u32) -> Result<&HostFunction> {
         .functions
         .get(function as usize)
         .ok_or_else(|| Error::new(Reason::HostFunction, "a host call to a function that is not bound"))
-}
-
-/// Polls `future` to completion on this thread, parking while it waits.
-fn block_on<F: Future>(future: F) -> F::Output {
-    struct Unpark(std::thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-    let mut context = Context::from_waker(&waker);
-    let mut future = pin!(future);
-    loop {
-        match future.as_mut().poll(&mut context) {
-            Poll::Ready(output) => return output,
-            Poll::Pending => std::thread::park(),
-        }
-    }
 }
 
 /// Parsed programs by source text, at most [`PARSE_CACHE_SIZE`], oldest out first.
