@@ -45,3 +45,16 @@ for path in sorted((here / "../crates/writ-jsonata/tests/corpus").glob("*.jsonl"
         case = json.loads(line)
         data = json.dumps(case.get("data", {}), ensure_ascii=False)
         (jsonata / f"{path.stem}{idx:04}").write_bytes((case["expr"] + "\0" + data).encode("utf-8", "surrogatepass"))
+jexl = here / "corpus" / "jexl"
+jexl.mkdir(parents=True, exist_ok=True)
+jexl_tests = here / "../crates/writ-jexl/tests"
+for path in sorted(jexl_tests.glob("corpus/*.jsonl")) + sorted(jexl_tests.glob("semantics/*.jsonl")):
+    for idx, line in enumerate(path.read_text().split("\n")):
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        if "doc" in case:
+            data = (jexl_tests / "corpus" / "data" / (case["doc"] + ".json")).read_text()
+        else:
+            data = json.dumps(case.get("data", {}), ensure_ascii=False)
+        (jexl / f"{path.stem}{idx:04}").write_bytes((case["expr"] + "\0" + data).encode("utf-8", "surrogatepass"))

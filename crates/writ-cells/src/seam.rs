@@ -10,6 +10,7 @@
 //! error — gives the negative [`Verdict`] (a branch does not match, a select takes its default)
 //! together with a [`Fault`] the run records in its events.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -367,15 +368,15 @@ impl OutputTable {
             .iter()
             .map(|(key, items)| (key.clone(), merge_items(items)))
             .collect();
+        let node_ids: Vec<Str> = merged.iter().map(|(key, _)| node_id_of(key)).collect();
+        let mut occurrences: HashMap<&Str, usize> = HashMap::with_capacity(node_ids.len());
+        for node_id in &node_ids {
+            *occurrences.entry(node_id).or_default() += 1;
+        }
         let mut scope = Object::with_capacity(merged.len() + 1);
-        for (idx, (key, value)) in merged.iter().enumerate() {
-            let node_id = node_id_of(key);
-            let unique = merged
-                .iter()
-                .enumerate()
-                .all(|(other, (other_key, _))| other == idx || node_id_of(other_key) != node_id);
-            if unique && is_identifier(&node_id) {
-                scope.insert(node_id, value.clone());
+        for (node_id, (_, value)) in node_ids.iter().zip(&merged) {
+            if occurrences.get(node_id) == Some(&1) && is_identifier(node_id) {
+                scope.insert(node_id.clone(), value.clone());
             }
         }
         scope.insert(Str::from("outputs"), Value::Object(Object::from_entries(merged)));

@@ -37,10 +37,16 @@ pub struct EvalArgs {
     bindings: Option<PathBuf>,
     /// Limits as a JSON object, in the language's own names (structured: steps, ms; js: steps,
     /// ms, maxStringLength, maxArrayLength, maxTotalAllocation, maxSourceLength; jsonata:
-    /// timeout (ms), depth, steps, sequence, each a positive integer or "Infinity"). In batch
-    /// mode, a line's own limits override these field by field.
+    /// timeout (ms), depth, steps, sequence, each a positive integer or "Infinity"; jexl: steps,
+    /// ms, maxStringLength, maxArrayLength, maxDepth; lua: timeoutMs, instructionLimit,
+    /// memoryCeilingBytes). In batch mode, a line's own limits override these field by field.
     #[arg(long, value_name = "JSON")]
     limits: Option<String>,
+    /// jexl: transforms from writ's standard set to register, comma-separated (upper, lower,
+    /// split, join, length); none is registered otherwise. In batch mode a line's own
+    /// "transforms" array replaces these.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    transforms: Vec<String>,
     /// Evaluate JSON Lines from FILE (or - for stdin) and answer each line with one line.
     #[arg(long, value_name = "FILE")]
     batch: Option<String>,
@@ -57,6 +63,10 @@ enum Language {
     Js,
     /// JSONata 2.2.2: `data` is the input document, `bindings` the `$`-variables.
     Jsonata,
+    /// Jexl 2.3: one expression over the context in `data`.
+    Jexl,
+    /// Sandboxed Lua: a chunk whose global `ctx` is `data`; the answer is its first return value.
+    Lua,
 }
 
 /// One evaluation request, from the command line or from a batch line.
@@ -66,6 +76,8 @@ struct Request {
     /// An object of variables, for languages that bind them; `undefined` for none.
     bindings: Value,
     limits: RequestLimits,
+    /// jexl's standard transforms to register for this request.
+    transforms: Vec<String>,
 }
 
 impl Language {
@@ -74,6 +86,8 @@ impl Language {
             Language::Structured => "structured",
             Language::Js => "js",
             Language::Jsonata => "jsonata",
+            Language::Jexl => "jexl",
+            Language::Lua => "lua",
         }
     }
 
@@ -86,7 +100,7 @@ impl Language {
     fn takes_json_expr(self) -> bool {
         match self {
             Language::Structured => true,
-            Language::Js | Language::Jsonata => false,
+            Language::Js | Language::Jsonata | Language::Jexl | Language::Lua => false,
         }
     }
 
@@ -95,6 +109,8 @@ impl Language {
             Language::Structured => limits::STEPS_AND_MS,
             Language::Js => limits::JS_LIMITS,
             Language::Jsonata => limits::JSONATA_LIMITS,
+            Language::Jexl => limits::JEXL_LIMITS,
+            Language::Lua => limits::LUA_LIMITS,
         }
     }
 
@@ -104,7 +120,21 @@ impl Language {
             Language::Js => RequestLimits {
                 limits: writ_js::Budget::default().limits(),
                 max_source_length: Some(writ_js::DEFAULT_MAX_SOURCE_LENGTH as u64),
+                memory_bytes: None,
             },
+            Language::Jexl => writ_jexl::DEFAULT_LIMITS.into(),
+            Language::Lua => {
+                let defaults = writ_lua::DEFAULT_LIMITS;
+                RequestLimits {
+                    limits: Limits {
+                        steps: Some(defaults.instruction_limit),
+                        time: Some(defaults.timeout),
+                        ..Limits::UNLIMITED
+                    },
+                    max_source_length: None,
+                    memory_bytes: Some(defaults.memory_ceiling_bytes as u64),
+                }
+            }
             Language::Jsonata => {
                 let defaults = JsonataLimits::default();
                 Limits {
@@ -136,8 +166,56 @@ impl Language {
             }
             Language::Js => answer_js(request),
             Language::Jsonata => answer_jsonata(request),
+            Language::Jexl => answer_jexl(request),
+            Language::Lua => answer_lua(request),
         }
     }
+}
+
+/// Runs a jexl request: `data` is the context; the request's standard transforms are registered.
+fn answer_jexl(request: &Request) -> Outcome {
+    let names: Vec<&str> = request.transforms.iter().map(String::as_str).collect();
+    let jexl = match writ_jexl::Jexl::new()
+        .with_limits(request.limits.limits)
+        .with_standard_transforms(&names)
+    {
+        Ok(jexl) => jexl,
+        Err(error) => return Outcome::error(error.code(), error.message()),
+    };
+    let source = request
+        .expr
+        .as_str()
+        .map(|text| text.to_string_lossy())
+        .unwrap_or_default();
+    let context = match &request.data {
+        Value::Undefined => Value::Object(writ_core::Object::new()),
+        data => data.clone(),
+    };
+    writ_jexl::outcome(&jexl, &source, &context)
+}
+
+/// Runs a lua request: `data` becomes the global `ctx`; the answer is the chunk's first return
+/// value.
+fn answer_lua(request: &Request) -> Outcome {
+    let limits = &request.limits;
+    let defaults = writ_lua::DEFAULT_LIMITS;
+    let lua_limits = writ_lua::LuaLimits {
+        instruction_limit: limits.limits.steps.unwrap_or(u64::MAX),
+        memory_ceiling_bytes: limits.memory_bytes.map_or(defaults.memory_ceiling_bytes, |bytes| {
+            usize::try_from(bytes).unwrap_or(usize::MAX)
+        }),
+        timeout: limits.limits.time.unwrap_or(defaults.timeout),
+    };
+    let sandbox = match writ_lua::Sandbox::new(lua_limits) {
+        Ok(sandbox) => sandbox,
+        Err(error) => return Outcome::error(error.code(), error.message()),
+    };
+    let source = request
+        .expr
+        .as_str()
+        .map(|text| text.to_string_lossy())
+        .unwrap_or_default();
+    writ_lua::outcome(&sandbox, &source, &request.data)
 }
 
 /// Runs a js request: `data`'s keys are the names the expression reads.
@@ -265,7 +343,7 @@ pub fn run(args: EvalArgs) -> Result<ExitStatus, CommandError> {
     let mut out = BufWriter::new(stdout.lock());
     if let Some(source) = &args.batch {
         let input = read_input(source)?;
-        run_batch(language, &base_limits, &input, &mut out)?;
+        run_batch(language, &base_limits, &args.transforms, &input, &mut out)?;
         out.flush()?;
         return Ok(ExitStatus::Success);
     }
@@ -286,6 +364,7 @@ pub fn run(args: EvalArgs) -> Result<ExitStatus, CommandError> {
         data,
         bindings,
         limits: base_limits,
+        transforms: args.transforms,
     };
     let outcome = language.answer(&request);
     writeln!(out, "{}", outcome.to_envelope())?;
@@ -324,6 +403,7 @@ fn read_json_file(path: &PathBuf, flag: &str) -> Result<Value, UsageError> {
 fn run_batch(
     language: Language,
     base_limits: &RequestLimits,
+    base_transforms: &[String],
     input: &str,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
@@ -333,7 +413,7 @@ fn run_batch(
         if line.trim().is_empty() {
             continue;
         }
-        let outcome = match read_request(language, base_limits, line) {
+        let outcome = match read_request(language, base_limits, base_transforms, line) {
             Ok(request) => language.answer(&request),
             Err(reason) => Outcome::error("batch-line-invalid", format!("line {}: {reason}", idx + 1)),
         };
@@ -342,7 +422,12 @@ fn run_batch(
     Ok(())
 }
 
-fn read_request(language: Language, base_limits: &RequestLimits, line: &str) -> Result<Request, String> {
+fn read_request(
+    language: Language,
+    base_limits: &RequestLimits,
+    base_transforms: &[String],
+    line: &str,
+) -> Result<Request, String> {
     let json = parse_json(line).map_err(|error| format!("not valid JSON: {error}"))?;
     let Value::Object(object) = json else {
         return Err("not a JSON object".into());
@@ -362,10 +447,21 @@ fn read_request(language: Language, base_limits: &RequestLimits, line: &str) -> 
     if language.takes_bindings() {
         check_bindings(&bindings)?;
     }
+    let transforms = match object.get_str("transforms") {
+        _ if language != Language::Jexl => Vec::new(),
+        None => base_transforms.to_vec(),
+        Some(Value::Array(names)) => names
+            .iter()
+            .map(|name| name.as_str().map(|name| name.to_string_lossy().into_owned()))
+            .collect::<Option<Vec<String>>>()
+            .ok_or("\"transforms\" is not an array of strings")?,
+        Some(_) => return Err("\"transforms\" is not an array of strings".into()),
+    };
     Ok(Request {
         expr,
         data: object.get_str("data").cloned().unwrap_or_default(),
         bindings,
         limits,
+        transforms,
     })
 }

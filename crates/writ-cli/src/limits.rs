@@ -18,6 +18,7 @@ pub enum LimitField {
     TotalAllocation,
     SourceLength,
     Depth,
+    MemoryBytes,
 }
 
 /// Which amounts a limit accepts.
@@ -36,6 +37,8 @@ pub struct RequestLimits {
     pub limits: Limits,
     /// The longest source, for languages that bound it before parsing.
     pub max_source_length: Option<u64>,
+    /// The memory ceiling, for languages whose VM allocates on its own (lua).
+    pub memory_bytes: Option<u64>,
 }
 
 impl From<Limits> for RequestLimits {
@@ -43,6 +46,7 @@ impl From<Limits> for RequestLimits {
         RequestLimits {
             limits,
             max_source_length: None,
+            memory_bytes: None,
         }
     }
 }
@@ -128,6 +132,55 @@ pub const JSONATA_LIMITS: &[LimitName] = &[
     },
 ];
 
+/// The jexl cell's limits, in seed 004's names: steps, ms, and the longest string and array
+/// one evaluation may build, plus the deepest nesting.
+pub const JEXL_LIMITS: &[LimitName] = &[
+    LimitName {
+        name: "steps",
+        field: LimitField::Steps,
+        amounts: Amounts::NonNegative,
+    },
+    LimitName {
+        name: "ms",
+        field: LimitField::Milliseconds,
+        amounts: Amounts::NonNegative,
+    },
+    LimitName {
+        name: "maxStringLength",
+        field: LimitField::StringLength,
+        amounts: Amounts::NonNegative,
+    },
+    LimitName {
+        name: "maxArrayLength",
+        field: LimitField::ArrayLength,
+        amounts: Amounts::NonNegative,
+    },
+    LimitName {
+        name: "maxDepth",
+        field: LimitField::Depth,
+        amounts: Amounts::NonNegative,
+    },
+];
+
+/// The Lua cell's limits, named as seed 000's `status()` names them.
+pub const LUA_LIMITS: &[LimitName] = &[
+    LimitName {
+        name: "timeoutMs",
+        field: LimitField::Milliseconds,
+        amounts: Amounts::NonNegative,
+    },
+    LimitName {
+        name: "instructionLimit",
+        field: LimitField::Steps,
+        amounts: Amounts::NonNegative,
+    },
+    LimitName {
+        name: "memoryCeilingBytes",
+        field: LimitField::MemoryBytes,
+        amounts: Amounts::NonNegative,
+    },
+];
+
 /// The largest integer a JSON number holds exactly.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
@@ -198,6 +251,7 @@ pub fn apply(base: RequestLimits, json: &Value, names: &[LimitName], language: &
             LimitField::ArrayLength => limits.limits.max_array_length = amount,
             LimitField::TotalAllocation => limits.limits.max_total_allocation = amount,
             LimitField::SourceLength => limits.max_source_length = amount,
+            LimitField::MemoryBytes => limits.memory_bytes = amount,
             LimitField::Depth => {
                 limits.limits.max_depth = amount.map(|depth| u32::try_from(depth).unwrap_or(u32::MAX));
             }

@@ -542,3 +542,190 @@ fn the_jsonata_smoke_corpus_gives_the_oracles_answers_through_the_cli() {
         }
     }
 }
+
+/// A jexl corpus case as a self-contained batch line: a case that names a shared document
+/// (`"doc"`) gets that document inline as `data`.
+fn jexl_batch_line(case: &writ_testkit::corpus::Case, documents: &std::path::Path) -> String {
+    let mut line = case.request.as_object().expect("a case is an object").clone();
+    if let Some(name) = case.field("doc").as_str() {
+        let path = documents.join(format!("{name}.json"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+        let document = writ_core::parse_json(&text).expect("a document is JSON");
+        line.insert(writ_core::Str::from("data"), document);
+    }
+    writ_core::Value::Object(line).to_json_string().expect("a line is JSON")
+}
+
+#[test]
+fn the_jexl_corpus_gives_the_same_answers_through_the_cli() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../writ-jexl/tests/corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the writ-jexl corpus folder")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "too few corpus files in {}", dir.display());
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for file in &files {
+        let cases = read_cases(file);
+        let input: Vec<String> = cases
+            .iter()
+            .map(|case| jexl_batch_line(case, &dir.join("data")))
+            .collect();
+        let output = writ(&["eval", "--lang", "jexl", "--batch", "-"], &input.join("\n"));
+        let lines = stdout_lines(&output);
+        assert_eq!(lines.len(), cases.len(), "{}: one answer per line", file.display());
+        for (case, line) in cases.iter().zip(&lines) {
+            total += 1;
+            let got = Outcome::parse_envelope(line).expect("an envelope");
+            if let Some(failure) = mismatch(case, &got) {
+                failures.push(format!("{}: {failure}", file.display()));
+            }
+        }
+    }
+    assert!(total >= 1_000, "only {total} jexl cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {total} cases differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn jexl_evaluates_over_data_with_the_transforms_named() {
+    let data = temp_file(
+        "jexl-users.json",
+        r#"{"users": [{"name": "ada", "age": 36}, {"name": "alan", "age": 41}, {"name": "kit", "age": 19}]}"#,
+    );
+    let data = data.to_str().expect("a UTF-8 path");
+    let output = writ(
+        &["eval", "--lang", "jexl", "--data", data, "users[.age >= 30][1].name"],
+        "",
+    );
+    assert_eq!(stdout_lines(&output), [r#"{"ok":true,"value":"alan"}"#]);
+    assert_eq!(output.status.code(), Some(0));
+
+    // No transform is registered unless named.
+    let output = writ(&["eval", "--lang", "jexl", "--data", data, "users[0].name|upper"], "");
+    let line = stdout_lines(&output).join("");
+    assert!(line.contains(r#""code":"jexl-unknown-transform""#), "{line}");
+    assert_eq!(output.status.code(), Some(1));
+    let output = writ(
+        &[
+            "eval",
+            "--lang",
+            "jexl",
+            "--transforms",
+            "upper,join",
+            "--data",
+            data,
+            "users[0].name|upper",
+        ],
+        "",
+    );
+    assert_eq!(stdout_lines(&output), [r#"{"ok":true,"value":"ADA"}"#]);
+
+    // The dialect mistakes are named.
+    let output = writ(&["eval", "--lang", "jexl", "--data", data, "users[0].age === 36"], "");
+    let line = stdout_lines(&output).join("");
+    assert!(
+        line.contains(r#""code":"jexl-dialect""#) && line.contains("'=='"),
+        "{line}"
+    );
+}
+
+#[test]
+fn jexl_batch_lines_carry_their_own_transforms_and_limits() {
+    let input = [
+        r#"{"expr": "name|lower", "data": {"name": "ÉMILE"}, "transforms": ["lower"]}"#,
+        r#"{"expr": "name|lower", "data": {"name": "ÉMILE"}}"#,
+        r#"{"expr": "tags|join(', ')", "data": {"tags": ["a", "b"]}, "transforms": ["join", "nope"]}"#,
+        r#"{"expr": "tags|join(', ')", "data": {"tags": ["a", "b"]}, "transforms": "join"}"#,
+        r#"{"expr": "xs[.v > 0]", "data": {"xs": [{"v": 1}, {"v": 2}, {"v": 3}]}, "limits": {"steps": 3}}"#,
+        r#"{"expr": "1 + 1", "limits": {"stesp": 3}}"#,
+    ]
+    .join("\n");
+    let output = writ(&["eval", "--lang", "jexl", "--batch", "-"], &input);
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[0], r#"{"ok":true,"value":"émile"}"#);
+    assert!(lines[1].contains("jexl-unknown-transform"), "{}", lines[1]);
+    assert!(
+        lines[2].contains("jexl-unknown-transform") && lines[2].contains("nope"),
+        "{}",
+        lines[2]
+    );
+    assert!(lines[3].contains("batch-line-invalid"), "{}", lines[3]);
+    assert!(lines[4].contains("budget-exceeded"), "{}", lines[4]);
+    assert!(
+        lines[5].contains("batch-line-invalid") && lines[5].contains("did you mean 'steps'"),
+        "{}",
+        lines[5]
+    );
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn lua_evaluates_a_chunk_over_ctx_and_answers_its_first_return_value() {
+    let data = temp_file(
+        "lua-outputs.json",
+        r#"{"fetch:": [{"json": {"count": 3, "status": "ready"}}], "check:e2:e0": [{"json": {"ok": true}}]}"#,
+    );
+    let data = data.to_str().expect("a UTF-8 path");
+    let output = writ(
+        &[
+            "eval",
+            "--lang",
+            "lua",
+            "--data",
+            data,
+            "return ctx['fetch:'][1].json.count * 2, 'ignored'",
+        ],
+        "",
+    );
+    assert_eq!(stdout_lines(&output), [r#"{"ok":true,"value":6}"#]);
+    let output = writ(&["eval", "--lang", "lua", "--data", data, "return nil"], "");
+    assert_eq!(stdout_lines(&output), [r#"{"ok":true,"undefined":true}"#]);
+    for escape in [
+        "return io.open('/etc/passwd')",
+        "return os.time()",
+        "return require('os')",
+    ] {
+        let output = writ(&["eval", "--lang", "lua", escape], "");
+        let line = stdout_lines(&output).join("");
+        assert!(line.contains(r#""code":"lua-runtime""#), "{escape}: {line}");
+        assert_eq!(output.status.code(), Some(1));
+    }
+}
+
+#[test]
+fn lua_limits_use_the_cells_status_names_and_stop_runaways() {
+    let input = [
+        r#"{"expr": "while true do end", "limits": {"timeoutMs": 100, "instructionLimit": 1000000000}}"#,
+        r#"{"expr": "local n = 0 while true do n = n + 1 end", "limits": {"instructionLimit": 100000}}"#,
+        r#"{"expr": "local s = 'x' while true do s = s .. s end", "limits": {"memoryCeilingBytes": 1048576}}"#,
+        r#"{"expr": "return 1 + 1"}"#,
+        r#"{"expr": "return 1", "limits": {"timeout": 5}}"#,
+    ]
+    .join("\n");
+    let started = std::time::Instant::now();
+    let output = writ(&["eval", "--lang", "lua", "--batch", "-"], &input);
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert!(lines[0].contains("lua-timeout"), "{}", lines[0]);
+    assert!(lines[1].contains("lua-instruction-limit"), "{}", lines[1]);
+    assert!(lines[2].contains("lua-memory"), "{}", lines[2]);
+    assert_eq!(lines[3], r#"{"ok":true,"value":2}"#);
+    assert!(
+        lines[4].contains("batch-line-invalid") && lines[4].contains("timeoutMs"),
+        "{}",
+        lines[4]
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "the runaways were stopped"
+    );
+}

@@ -1,0 +1,170 @@
+//! `Error`: what a refused or failed evaluation reports, with its stable code.
+
+use std::fmt;
+
+use writ_core::{Bound, BudgetExceeded};
+
+/// The longest message an error keeps, in bytes.
+const MAX_MESSAGE: usize = 1024;
+
+/// A refused or failed evaluation: a stable [`code`](Error::code) and a message that says what
+/// is wrong and what to write instead.
+///
+/// | code | meaning |
+/// |---|---|
+/// | `lua-syntax` | the source does not compile (or is longer than [`crate::MAX_SOURCE_BYTES`]) |
+/// | `lua-bytecode-refused` | the source looks like precompiled bytecode |
+/// | `lua-runtime` | the chunk raised an error: `error()`, indexing nil, calling a missing global… |
+/// | `lua-instruction-limit` | the instruction budget ran out |
+/// | `lua-timeout` | the wall-clock timeout passed |
+/// | `lua-memory` | the memory ceiling was reached |
+/// | `lua-stack` | recursion too deep |
+/// | `lua-unrepresentable` | the answer (or the context) cannot cross between Lua and JSON |
+/// | `lua-sandbox` | building the VM failed |
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// The stable code.
+    code: &'static str,
+    /// What is wrong and what to write instead, at most [`MAX_MESSAGE`] bytes.
+    message: String,
+}
+
+impl Error {
+    /// An error with `code` and `message`, the message cut to [`MAX_MESSAGE`] bytes: a chunk
+    /// chooses its own error text, and an error must stay cheap to log and to send.
+    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Error {
+        let mut message = message.into();
+        if message.len() > MAX_MESSAGE {
+            let mut end = MAX_MESSAGE;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            message.truncate(end);
+            message.push('…');
+        }
+        Error { code, message }
+    }
+
+    /// The stable code, one of the table above.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// What is wrong, where, and what to write instead.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// A spent bound of the evaluation's meter, in this crate's codes.
+    pub(crate) fn from_budget(exceeded: BudgetExceeded) -> Error {
+        let limit = exceeded.limit;
+        match exceeded.bound {
+            Bound::Time => Error::new(
+                "lua-timeout",
+                format!(
+                    "the chunk ran past its timeout of {limit} ms; bound its loops, or do less work per evaluation"
+                ),
+            ),
+            Bound::Depth => Error::new(
+                "lua-unrepresentable",
+                format!("the value nests deeper than {limit} levels; flatten it"),
+            ),
+            _ => Error::new(
+                "lua-instruction-limit",
+                format!(
+                    "the chunk ran past its instruction budget of {limit} (counted in loop iterations, calls and \
+                     pattern-matching steps); bound its loops, or do less work per evaluation"
+                ),
+            ),
+        }
+    }
+
+    /// The memory ceiling was reached.
+    pub(crate) fn memory(ceiling: usize) -> Error {
+        Error::new(
+            "lua-memory",
+            format!("the chunk reached the memory ceiling of {ceiling} bytes; build smaller strings and tables"),
+        )
+    }
+
+    /// Recursion went past Luau's stack limits.
+    pub(crate) fn stack(detail: &str) -> Error {
+        Error::new(
+            "lua-stack",
+            format!("recursion too deep ({detail}); write the recursion as a loop"),
+        )
+    }
+
+    /// A VM could not be built or prepared.
+    pub(crate) fn sandbox(detail: impl fmt::Display) -> Error {
+        Error::new("lua-sandbox", format!("the Lua sandbox could not be built: {detail}"))
+    }
+
+    /// Maps an error Luau or mlua reported, once the evaluation's bounds have been ruled out.
+    pub(crate) fn from_lua(error: &mlua::Error, ceiling: usize) -> Error {
+        match error {
+            mlua::Error::SyntaxError { message, .. } => Error::new(
+                "lua-syntax",
+                format!("{}; the chunk must be Luau source text", first_line(message)),
+            ),
+            mlua::Error::MemoryError(_) => Error::memory(ceiling),
+            mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => {
+                Error::from_lua(cause, ceiling)
+            }
+            mlua::Error::ExternalError(external) => match external.downcast_ref::<Stop>() {
+                Some(Stop(exceeded)) => Error::from_budget(*exceeded),
+                None => Error::new("lua-runtime", first_line(&external.to_string())),
+            },
+            mlua::Error::StackError => Error::stack("the Lua stack is full"),
+            other => {
+                let text = other.to_string();
+                let text = first_line(&text);
+                if text.contains("stack overflow") {
+                    Error::stack(text)
+                } else {
+                    Error::new("lua-runtime", scrub_address(text))
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The error the interrupt raises inside the VM when the meter refuses a step.
+#[derive(Debug)]
+pub(crate) struct Stop(pub(crate) BudgetExceeded);
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Stop {}
+
+/// The first line of a message: mlua appends a traceback after it.
+fn first_line(text: &str) -> &str {
+    let text = text.strip_prefix("runtime error: ").unwrap_or(text);
+    let text = text.strip_prefix("syntax error: ").unwrap_or(text);
+    text.lines().next().unwrap_or("").trim_end()
+}
+
+/// An error object that is a table or a function prints as its address, which differs between
+/// runs; the message names its type instead so that answers stay deterministic.
+fn scrub_address(text: &str) -> String {
+    for kind in ["table", "function", "thread", "userdata", "buffer"] {
+        if let Some(rest) = text.strip_prefix(kind).and_then(|r| r.strip_prefix(": 0x"))
+            && rest.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            return format!("the chunk raised a {kind} as its error; pass a string to error()");
+        }
+    }
+    text.to_owned()
+}

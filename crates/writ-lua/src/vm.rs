@@ -1,0 +1,417 @@
+//! One pooled Luau VM: the allow-listed globals, the interrupt that charges the evaluation's
+//! meter, the compiled-chunk cache, and one evaluation from context in to answer out.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use mlua::chunk::{ChunkMode, Compiler};
+use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue, VmState};
+use writ_core::{Limits, Meter, Value};
+
+use crate::LuaLimits;
+use crate::error::{Error, Stop};
+use crate::marshal::{self, Builder, MAX_DEPTH};
+use crate::ticker;
+
+/// The trusted Luau that builds the allow-listed globals.
+const PRELUDE: &str = include_str!("prelude.luau");
+
+/// Compiled chunks a VM keeps, oldest out.
+const CHUNK_CACHE: usize = 256;
+
+/// Interrupts the fast path lets through between two visits to the meter, which charges
+/// them, reads the system clock and checks the budget. The coarse clock ([`ticker`]) ends a
+/// batch early when the deadline passes, so the batch only sets how often the budget is
+/// settled and how loose the deadline becomes if the ticker thread lags.
+const BATCH: u64 = 256;
+
+/// The source bytes a VM's chunk cache may hold: compiled chunks live in the VM's heap and
+/// would otherwise eat into the memory ceiling of the evaluations that follow.
+const CACHE_BYTES: usize = 1 << 20;
+
+/// What the interrupt, the prelude's `bound` and the host share during one evaluation.
+struct Running {
+    /// The evaluation's budget: a step per interrupt, per value marshalled, per 64 bytes a
+    /// host function scans, and the deadline.
+    meter: Meter,
+    /// The instruction budget, to size each batch of fuel so the budget ends exactly.
+    limit: u64,
+    /// Fuel handed to the fast path at the last visit.
+    granted: u64,
+    /// The chunk reached the memory ceiling, whether or not it caught the error.
+    memory: bool,
+    /// The chunk overflowed Luau's stack, whether or not it caught the error.
+    stack: bool,
+}
+
+/// Shared handle on the running evaluation's state.
+type Shared = Arc<Mutex<Running>>;
+
+/// Locks the shared state; a poisoned lock still holds a usable meter.
+fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Running> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The interrupt's fast path, read and written without a lock: one evaluation runs on a VM
+/// at a time, so the atomics only need to make the state shareable, not to order anything.
+struct Gauge {
+    /// Interrupts left before the next visit to the meter.
+    fuel: AtomicU64,
+    /// The evaluation's deadline on the coarse clock.
+    deadline: AtomicU64,
+}
+
+/// A Luau VM prepared for chunks.
+pub(crate) struct Vm {
+    /// The Luau state.
+    lua: Lua,
+    /// The evaluation state the interrupt and the host functions share.
+    running: Shared,
+    /// The interrupt's lock-free fast path.
+    gauge: Arc<Gauge>,
+    /// The environment every chunk runs in: it holds `ctx` and the chunk's own globals, reads
+    /// everything else from the allow-listed globals, and is emptied after every evaluation.
+    env: Table,
+    /// Bytes the VM holds with nothing running; the ceiling is counted above it.
+    baseline: usize,
+    /// Compiled chunks by source, each already bound to `env`.
+    cache: HashMap<String, Function>,
+    /// The cached sources, oldest first.
+    order: VecDeque<String>,
+    /// Source bytes held in `cache`.
+    cached_bytes: usize,
+}
+
+/// How an evaluation ended, for the pool: whether the VM may serve again.
+pub(crate) struct Ran {
+    /// The answer or the error.
+    pub(crate) result: Result<Value, Error>,
+    /// A bound was hit: the VM is dropped, never reused.
+    pub(crate) discard: bool,
+}
+
+impl Vm {
+    /// Builds a VM: Luau's libraries, then the prelude's allow-list as the only globals, then
+    /// Luau's sandbox mode, which makes the globals, every library and the string metatable
+    /// read-only.
+    pub(crate) fn new() -> Result<Vm, Error> {
+        Vm::build().map_err(Error::sandbox)
+    }
+
+    /// [`Vm::new`] with mlua's errors.
+    fn build() -> mlua::Result<Vm> {
+        let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
+        let lua = Lua::new_with(libs, LuaOptions::default())?;
+        let running: Shared = Arc::new(Mutex::new(Running {
+            meter: Meter::new(&Limits::UNLIMITED),
+            limit: u64::MAX,
+            granted: 0,
+            memory: false,
+            stack: false,
+        }));
+        let gauge = Arc::new(Gauge {
+            fuel: AtomicU64::new(0),
+            deadline: AtomicU64::new(ticker::NEVER),
+        });
+
+        let (in_interrupt, gauge_in_interrupt) = (Arc::clone(&running), Arc::clone(&gauge));
+        lua.set_interrupt(move |_| {
+            let fuel = gauge_in_interrupt.fuel.load(Ordering::Relaxed);
+            if fuel > 0 && !ticker::reached(gauge_in_interrupt.deadline.load(Ordering::Relaxed)) {
+                gauge_in_interrupt.fuel.store(fuel - 1, Ordering::Relaxed);
+                return Ok(VmState::Continue);
+            }
+            refuel(&in_interrupt, &gauge_in_interrupt)
+        });
+
+        let in_bound = Arc::clone(&running);
+        let bound = lua.create_function(move |_, error: LuaValue| Ok(is_bound(&in_bound, &error)))?;
+        let in_find = Arc::clone(&running);
+        let plain_find = lua.create_function(move |_, args| plain_find(&in_find, args))?;
+        let globals: Table = lua
+            .load(PRELUDE)
+            .set_name("=writ-prelude")
+            .set_mode(ChunkMode::Text)
+            .call((bound, plain_find))?;
+        lua.set_globals(globals.clone())?;
+        lua.sandbox(true)?;
+
+        let env_meta = lua.create_table()?;
+        env_meta.raw_set("__index", globals)?;
+        env_meta.raw_set("__metatable", false)?;
+        env_meta.set_readonly(true);
+        let env = lua.create_table()?;
+        env.set_metatable(Some(env_meta))?;
+        lua.gc_collect()?;
+        let baseline = lua.used_memory();
+        Ok(Vm {
+            lua,
+            running,
+            gauge,
+            env,
+            baseline,
+            cache: HashMap::new(),
+            order: VecDeque::new(),
+            cached_bytes: 0,
+        })
+    }
+
+    /// Hands the fast path its first batch before the chunk starts, sized by what marshalling
+    /// left of the budget, so a chunk that ends within it never reaches the slow path; the
+    /// meter charges the batch when the next one is asked for.
+    fn grant_first_batch(&self) {
+        let mut running = lock(&self.running);
+        let grant = BATCH.min(running.limit.saturating_sub(running.meter.steps_used()));
+        running.granted = grant;
+        self.gauge.fuel.store(grant, Ordering::Relaxed);
+    }
+
+    /// Bytes the VM's heap holds now.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.lua.used_memory()
+    }
+
+    /// The compiled chunk for `source`, from the cache or compiled now.
+    pub(crate) fn compile(&mut self, source: &str) -> Result<Function, Error> {
+        if let Some(function) = self.cache.get(source) {
+            return Ok(function.clone());
+        }
+        let bytecode = compile_text(source)?;
+        let function = self
+            .lua
+            .load(&bytecode[..])
+            .set_name("=chunk")
+            .set_mode(ChunkMode::Binary)
+            .into_function()
+            .map_err(|e| Error::from_lua(&e, 0))?;
+        function
+            .set_environment(self.env.clone())
+            .map_err(|e| Error::from_lua(&e, 0))?;
+        while self.order.len() >= CHUNK_CACHE || self.cached_bytes + source.len() > CACHE_BYTES {
+            let Some(oldest) = self.order.pop_front() else { break };
+            self.cached_bytes = self.cached_bytes.saturating_sub(oldest.len());
+            self.cache.remove(&oldest);
+        }
+        self.cached_bytes += source.len();
+        self.order.push_back(source.to_owned());
+        self.cache.insert(source.to_owned(), function.clone());
+        Ok(function)
+    }
+
+    /// Runs `source` with global `ctx` = `context` under `limits`, in the VM's environment,
+    /// which is emptied afterwards.
+    pub(crate) fn run(&mut self, source: &str, context: &Value, limits: &LuaLimits) -> Ran {
+        let meter_limits = Limits {
+            steps: Some(limits.instruction_limit),
+            time: Some(limits.timeout),
+            max_depth: Some(MAX_DEPTH),
+            check_interval: BATCH as u32,
+            ..Limits::UNLIMITED
+        };
+        *lock(&self.running) = Running {
+            meter: Meter::new(&meter_limits),
+            limit: limits.instruction_limit,
+            granted: 0,
+            memory: false,
+            stack: false,
+        };
+        self.gauge.fuel.store(0, Ordering::Relaxed);
+        self.gauge
+            .deadline
+            .store(ticker::deadline(limits.timeout), Ordering::Relaxed);
+        let ceiling = limits.memory_ceiling_bytes;
+
+        let answer = self.run_inner(source, context, ceiling);
+
+        let (exceeded, memory, stack) = {
+            let running = lock(&self.running);
+            (running.meter.exceeded(), running.memory, running.stack)
+        };
+        // A bound the chunk crossed decides the answer even if the chunk caught the error and
+        // went on to return something.
+        let bound = if let Some(exceeded) = exceeded {
+            Some(Error::from_budget(exceeded))
+        } else if memory {
+            Some(Error::memory(ceiling))
+        } else if stack {
+            Some(Error::stack("the chunk caught a stack overflow"))
+        } else {
+            None
+        };
+        if let Some(error) = bound {
+            return Ran {
+                result: Err(error),
+                discard: true,
+            };
+        }
+        // Emptying the environment makes it as good as new: nothing else a chunk could reach
+        // outlives the evaluation (the globals, the libraries and the string metatable are
+        // read-only, `ctx` is rebuilt every time, and no chunk can name the environment itself).
+        let discard = matches!(&answer, Err(e) if matches!(e.code(), "lua-memory" | "lua-stack" | "lua-sandbox"))
+            || self.env.clear().is_err();
+        if !discard && self.lua.used_memory() > self.baseline.saturating_add(ceiling / 4) {
+            // Garbage left by this chunk would count against the next one's ceiling.
+            if self.lua.gc_collect().is_err() {
+                return Ran {
+                    result: answer,
+                    discard: true,
+                };
+            }
+        }
+        Ran {
+            result: answer,
+            discard,
+        }
+    }
+
+    /// Compiles, marshals, calls, converts back. Compiling (bounded by the source's length)
+    /// and building the environment (bounded by [`Builder`]'s estimate) run with no memory
+    /// limit, so mlua makes each table and string without a protected call; the ceiling is
+    /// set from the VM's size once they are built and holds for everything the chunk does.
+    fn run_inner(&mut self, source: &str, context: &Value, ceiling: usize) -> Result<Value, Error> {
+        self.lua.set_memory_limit(0).map_err(Error::sandbox)?;
+        let function = self.compile(source)?;
+        let ctx = {
+            let mut running = lock(&self.running);
+            let mut builder = Builder {
+                lua: &self.lua,
+                meter: &mut running.meter,
+                room: ceiling,
+            };
+            builder.convert(context).map_err(|f| f.into_error(ceiling))?
+        };
+        self.env.raw_set("ctx", ctx).map_err(|e| Error::from_lua(&e, ceiling))?;
+        let used = self.lua.used_memory();
+        if used > self.baseline.saturating_add(ceiling) {
+            return Err(Error::memory(ceiling));
+        }
+        self.lua
+            .set_memory_limit(self.baseline.saturating_add(ceiling))
+            .map_err(Error::sandbox)?;
+        self.grant_first_batch();
+        let returned: mlua::MultiValue = function.call(()).map_err(|e| Error::from_lua(&e, ceiling))?;
+        let first = returned.into_iter().next().unwrap_or(LuaValue::Nil);
+        let mut running = lock(&self.running);
+        marshal::from_lua(&first, &mut running.meter).map_err(|f| f.into_error(ceiling))
+    }
+}
+
+/// Stack for the compiler thread. Luau's parser and compiler recurse once per level of
+/// nesting up to its limit of 1000 levels, which needs more stack than a host thread may have;
+/// the thread's stack is reserved, not touched, so its size costs address space only.
+const COMPILE_STACK: usize = 16 << 20;
+
+/// Compiles Luau source text to bytecode on a thread with a known, ample stack, so that no
+/// nesting in the source can overflow the caller's stack. The bytecode is writ's own, never a
+/// script's, and is loaded only into the VM that asked for it.
+fn compile_text(source: &str) -> Result<Vec<u8>, Error> {
+    let compiled = std::thread::scope(|scope| {
+        let compiler = std::thread::Builder::new()
+            .name("writ-lua-compile".into())
+            .stack_size(COMPILE_STACK)
+            .spawn_scoped(scope, || Compiler::new().compile(source))
+            .map_err(Error::sandbox)?;
+        compiler
+            .join()
+            .map_err(|_| Error::sandbox("the Luau compiler thread failed"))
+    })?;
+    compiled.map_err(|error| match error {
+        // Luau reports the position as ":line: message"; writ names the chunk as at run time.
+        mlua::Error::SyntaxError { message, .. } => Error::new(
+            "lua-syntax",
+            format!(
+                "chunk:{}; the chunk must be Luau source text",
+                message.trim_start_matches(':')
+            ),
+        ),
+        other => Error::from_lua(&other, 0),
+    })
+}
+
+/// The interrupt's slow path: charges the interrupts the fast path let through, reads the
+/// clock, and hands out the next batch, sized so the budget ends on its exact count. Once a
+/// bound is crossed the fuel stays empty and every later interrupt fails again.
+fn refuel(shared: &Shared, gauge: &Gauge) -> mlua::Result<VmState> {
+    let mut running = lock(shared);
+    let spent = running.granted.saturating_sub(gauge.fuel.load(Ordering::Relaxed)) + 1;
+    running.granted = 0;
+    gauge.fuel.store(0, Ordering::Relaxed);
+    let charged = running.meter.steps(spent).and_then(|()| running.meter.check_clock());
+    match charged {
+        Ok(()) => {
+            let grant = BATCH.min(running.limit.saturating_sub(running.meter.steps_used()));
+            running.granted = grant;
+            gauge.fuel.store(grant, Ordering::Relaxed);
+            Ok(VmState::Continue)
+        }
+        Err(exceeded) => Err(mlua::Error::external(Stop(exceeded))),
+    }
+}
+
+/// Whether an error a chunk caught is one of the bounds, recording memory and stack bounds so
+/// they stay crossed. A spent meter is a bound whatever error value the chunk holds.
+fn is_bound(shared: &Shared, error: &LuaValue) -> bool {
+    let mut running = lock(shared);
+    if running.meter.exceeded().is_some() || running.memory || running.stack {
+        return true;
+    }
+    let text = match error {
+        LuaValue::String(s) => s.to_string_lossy(),
+        LuaValue::Error(e) => {
+            if let mlua::Error::MemoryError(_) = e.as_ref() {
+                running.memory = true;
+                return true;
+            }
+            e.to_string()
+        }
+        _ => return false,
+    };
+    if text == "not enough memory" {
+        running.memory = true;
+        true
+    } else if text.contains("stack overflow") {
+        running.stack = true;
+        true
+    } else {
+        false
+    }
+}
+
+/// `string.find` for a plain pattern, in linear time, with Luau's argument rules: `init`
+/// counts from 1, negative counts back from the end, past the end finds nothing. The scan is
+/// charged before it runs, a step per 64 bytes of haystack and needle.
+fn plain_find(
+    shared: &Shared,
+    (s, p, init): (mlua::LuaString, mlua::LuaString, Option<f64>),
+) -> mlua::Result<mlua::MultiValue> {
+    let haystack = s.as_bytes();
+    let needle = p.as_bytes();
+    let work = (haystack.len() + needle.len()) / 64;
+    lock(shared)
+        .meter
+        .steps(1 + work as u64)
+        .map_err(|e| mlua::Error::external(Stop(e)))?;
+    let len = haystack.len() as i64;
+    let mut start = init.map_or(1, |i| i as i64);
+    if start < 0 {
+        start = (start + len + 1).max(0);
+    }
+    if start < 1 {
+        start = 1;
+    } else if start > len + 1 {
+        return Ok(mlua::MultiValue::from_iter([LuaValue::Nil]));
+    }
+    let from = usize::try_from(start - 1).unwrap_or(0);
+    let found = haystack
+        .get(from..)
+        .and_then(|rest| memchr::memmem::find(rest, &needle));
+    Ok(match found {
+        Some(at) => {
+            let first = (from + at + 1) as f64;
+            let last = (from + at + needle.len()) as f64;
+            mlua::MultiValue::from_iter([LuaValue::Number(first), LuaValue::Number(last)])
+        }
+        None => mlua::MultiValue::from_iter([LuaValue::Nil]),
+    })
+}
