@@ -1,6 +1,6 @@
 // node.mjs: the node peer of writ-bench: the same workloads, worker protocol, calibration and
 // check strings as the Rust worker in bench/src/worker.rs and bench/src/workloads.rs.
-// The jsonata/ workloads run jsonata-js from oracle/node_modules (npm ci in oracle/).
+// The jsonata/ and jexl/ workloads run jsonata-js and jexl from oracle/node_modules (npm ci in oracle/).
 //
 // usage: node bench/peers/node.mjs <workload> <data-file> <samples>
 // prints one line: {"median_ns": <per iteration>, "check": "<string>", "samples_ns": [...], "iterations": n}
@@ -122,6 +122,56 @@ const SUITE_FORMAT_NUMBER = "Account.Order.Product.$formatNumber(Price * Quantit
 const SUITE_TRANSFORM = '$ ~> |Account.Order.Product|{"Total":Price*Quantity},["Description", "SKU"]|';
 const SUITE_SELF_JOIN = '{"items": items.{"foo": "bar","count": $count($$.items[text!="" and text!="foo"].row)}}';
 
+// The Jexl workloads' expressions, the same text as the constants in bench/src/jexl.rs.
+const JEXL_FILTER = 'items[.age >= 30]';
+const JEXL_COMPARE = 'age >= 30 && price < 50';
+const JEXL_TERNARY = 'age > 60 ? "senior" : age > 30 ? "adult" : "young"';
+const JEXL_FILTER_AND = 'items[.age >= 30 && .active]';
+/** How many items the small Jexl workloads read from the front of items-10k. */
+const JEXL_SMALL = 1000;
+
+let jexlModule;
+/** A fresh jexl-js 2.3.0 instance (from oracle/node_modules), loaded on first use. */
+function newJexl() {
+  if (!jexlModule) {
+    const require = createRequire(new URL('../../oracle/package.json', import.meta.url));
+    jexlModule = require('jexl');
+  }
+  return new jexlModule.Jexl();
+}
+
+/** A Jexl expression over `{ items }` (the first `take` items), compiled once, `evalSync` per iteration. */
+function jexlOverItems(expr, take) {
+  return (text) => {
+    const context = { items: JSON.parse(text).slice(0, take) };
+    const compiled = newJexl().compile(expr);
+    let last = compiled.evalSync(context);
+    return {
+      iterate() {
+        last = compiled.evalSync(context);
+      },
+      check: () => textCheck(render(last)),
+    };
+  };
+}
+
+/** A Jexl expression evaluated with each of the first 1,000 items as the context. */
+function jexlPerItem(expr) {
+  return (text) => {
+    const items = JSON.parse(text).slice(0, JEXL_SMALL);
+    const compiled = newJexl().compile(expr);
+    const results = new Array(items.length);
+    return {
+      iterate() {
+        for (let idx = 0; idx < items.length; idx++) {
+          results[idx] = compiled.evalSync(items[idx]);
+        }
+      },
+      check: () => resultsCheck(results),
+    };
+  };
+}
+
 let jsonataModule;
 
 /** jsonata-js, loaded on first use so the other workloads run without it. */
@@ -242,6 +292,10 @@ const WORKLOADS = {
     };
   },
   'js/filter/rows-200k': listWorkload(FILTER_COUNT_ROWS),
+  'jexl/filter/items-200k': jexlOverItems(JEXL_FILTER, Infinity),
+  'jexl/compare/items-1k': jexlPerItem(JEXL_COMPARE),
+  'jexl/ternary/items-1k': jexlPerItem(JEXL_TERNARY),
+  'jexl/filter-and/items-1k': jexlOverItems(JEXL_FILTER_AND, JEXL_SMALL),
   'jsonata/filter-sum/items-200k': jsonataWorkload(FILTER_SUM, 'items'),
   'jsonata/group-sum/items-200k': jsonataWorkload(GROUP_SUM, 'items'),
   'jsonata/order-by/items-10k': jsonataWorkload(ORDER_BY, 'items'),

@@ -8,6 +8,7 @@
 
 mod data;
 mod harness;
+mod jexl;
 mod jsonata;
 mod stats;
 mod worker;

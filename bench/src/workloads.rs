@@ -10,7 +10,7 @@ use writ_core::{Object, Str, Value, js_number_to_string, parse_json, write_js_nu
 use writ_js::{Budget, Compiled, Evaluator};
 
 use crate::data::{DataSet, Input};
-use crate::jsonata;
+use crate::{jexl, jsonata};
 
 /// Prepares a workload from the data file's text (untimed).
 pub type Loader = fn(String) -> Result<Box<dyn Task>, String>;
@@ -101,6 +101,10 @@ pub const WORKLOADS: &[Workload] = &[
     Workload::pair("js/filter/rows-200k", DataSet::Rows200k, |text| {
         load_list(text, FILTER_COUNT_ROWS)
     }),
+    Workload::pair("jexl/filter/items-200k", DataSet::Items200k, jexl::load_filter),
+    Workload::pair("jexl/compare/items-1k", DataSet::Items10k, jexl::load_compare),
+    Workload::pair("jexl/ternary/items-1k", DataSet::Items10k, jexl::load_ternary),
+    Workload::pair("jexl/filter-and/items-1k", DataSet::Items10k, jexl::load_filter_and),
     jsonata_workload!(
         "jsonata/filter-sum/items-200k",
         Input::Generated(DataSet::Items200k),

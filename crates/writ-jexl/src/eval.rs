@@ -158,8 +158,19 @@ impl<'a> Cx<'a> {
             Value::Undefined => &[],
             other => std::slice::from_ref(other),
         };
-        let mut kept = Vec::new();
+        // The elements are one level below the filter, as its other children are.
         self.meter.enter()?;
+        let kept = self.keep(elements, expr, at);
+        self.meter.leave();
+        let kept = kept?;
+        // The result is never longer than the subject, which already exists.
+        self.meter.charge_array(kept.len())?;
+        Ok(Value::from(kept))
+    }
+
+    /// The elements for which `expr` is truthy.
+    fn keep(&mut self, elements: &[Value], expr: Option<NodeId>, at: usize) -> Result<Vec<Value>> {
+        let mut kept = Vec::new();
         for element in elements {
             self.meter.step()?;
             // jexl-js reads a falsy element's relative names from the context instead.
@@ -177,10 +188,7 @@ impl<'a> Cx<'a> {
                 kept.push(element.clone());
             }
         }
-        self.meter.leave();
-        // The result is never longer than the subject, which already exists.
-        self.meter.charge_array(kept.len())?;
-        Ok(Value::from(kept))
+        Ok(kept)
     }
 
     /// The value of `id` read in place, when it is a literal, a name, or a property of one of

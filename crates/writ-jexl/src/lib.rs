@@ -95,7 +95,7 @@ mod lint;
 mod parser;
 mod transforms;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -333,11 +333,12 @@ impl Expression {
 
     /// The names called from `pool`.
     fn calls(&self, pool: Pool) -> Vec<Str> {
+        let mut seen = HashSet::new();
         let mut names: Vec<Str> = Vec::new();
         for id in self.program.reachable() {
             if let Kind::Call { pool: called, name, .. } = &self.program.node(id).kind
                 && *called == pool
-                && !names.contains(name)
+                && seen.insert(name.clone())
             {
                 names.push(name.clone());
             }

@@ -10,6 +10,8 @@
 //! does not make the filter relative). The nested parsers live on a vector rather than the call
 //! stack, and nesting is capped, so no source can overflow the stack.
 
+use std::collections::HashMap;
+
 use writ_core::{Bound, BudgetExceeded, Shape, Str};
 
 use crate::ast::{Kind, Node, NodeId, Pool, Program};
@@ -284,6 +286,8 @@ struct Builder<'s> {
     parents: Vec<Option<NodeId>>,
     /// How many parsers enclosed the one that made each node.
     frame_depths: Vec<usize>,
+    /// Where each key of each object literal is, so a repeated key is found at once.
+    object_keys: HashMap<(NodeId, Str), usize>,
     /// The top-level parser and the nested ones, innermost last.
     frames: Vec<Frame>,
     /// The most parsers that may be nested.
@@ -302,6 +306,7 @@ pub(crate) fn parse(source: &str, max_depth: usize) -> Result<Program> {
         nodes: Vec::with_capacity(tokens.len()),
         parents: Vec::with_capacity(tokens.len()),
         frame_depths: Vec::with_capacity(tokens.len()),
+        object_keys: HashMap::new(),
         frames: vec![Frame::new(&[])],
         max_nesting: max_depth,
     };
@@ -317,6 +322,12 @@ pub(crate) fn parse(source: &str, max_depth: usize) -> Result<Program> {
     };
     if builder.deeper_than(root, max_depth) {
         return Err(too_deep(max_depth));
+    }
+    // Each object literal's key list, built once now that its keys are known.
+    for node in &mut builder.nodes {
+        if let Kind::Object { keys, shape, .. } = &mut node.kind {
+            *shape = Shape::new(keys);
+        }
     }
     Ok(Program {
         nodes: builder.nodes,
@@ -743,23 +754,25 @@ impl Builder<'_> {
             State::ObjVal => {
                 let key = self.frame(idx)?.object_key.clone().ok_or_else(internal)?;
                 let cursor = self.frame(idx)?.cursor.ok_or_else(internal)?;
-                let Kind::Object { keys, values, .. } = &mut self.node_mut(cursor)?.kind else {
+                let Some(Node {
+                    kind: Kind::Object { keys, values, .. },
+                    ..
+                }) = self.nodes.get_mut(cursor as usize)
+                else {
                     return Err(internal());
                 };
                 // A repeated key keeps its first place and takes the last value, as a
                 // JavaScript object does.
-                match keys.iter().position(|known| *known == key) {
-                    Some(at) => {
+                match self.object_keys.get(&(cursor, key.clone())) {
+                    Some(&at) => {
                         if let Some(slot) = values.get_mut(at) {
                             *slot = ast;
                         }
                     }
                     None => {
+                        self.object_keys.insert((cursor, key.clone()), keys.len());
                         keys.push(key);
                         values.push(ast);
-                        if let Kind::Object { keys, shape, .. } = &mut self.node_mut(cursor)?.kind {
-                            *shape = Shape::new(keys);
-                        }
                     }
                 }
                 Ok(())

@@ -177,6 +177,26 @@ fn a_shared_meter_charges_every_evaluation() {
 }
 
 #[test]
+fn a_failed_evaluation_leaves_a_shared_meter_at_depth_zero() {
+    let context = json(r#"{"rows": [{"list": [1]}, {"list": []}]}"#);
+    let mut meter = Meter::new(&Limits::UNLIMITED);
+    for source in [
+        "rows[.list.x == 1]",
+        "[1, rows[1].list.x]",
+        "{a: !(rows[.list.x])}",
+        "rows[1].list.x + 1",
+    ] {
+        let error = Jexl::new()
+            .compile(source)
+            .expect("compiles")
+            .evaluate_with(&context, &mut meter)
+            .expect_err("element 0 of an empty list");
+        assert_eq!(error.code(), "jexl-runtime", "{source}");
+        assert_eq!(meter.depth(), 0, "{source}");
+    }
+}
+
+#[test]
 fn the_envelope_is_the_clis() {
     let jexl = Jexl::new();
     let context = json(r#"{"a": {"b": [1, 2]}}"#);
