@@ -32,12 +32,14 @@
 //!   own global writes land in an environment table made for that evaluation alone.
 //! * **Removed builtins stay removed.** Luau can run builtins such as `getmetatable` straight
 //!   from the bytecode when an environment is marked "safe"; the chunk's environment never is,
-//!   so every global read goes through the allow-list.
+//!   so every global read goes through the allow-list. Only writ's own wrappers (`pcall`,
+//!   `tostring`, `string.find`…) run in a safe environment: Luau's library globals, which no
+//!   chunk can reach and which nothing changes once the wrappers are made.
 //! * **Bytecode never loads.** Luau has no script-side bytecode loader, and the host side
 //!   refuses any source starting the way Lua or Luau bytecode does (`lua-bytecode-refused`);
 //!   writ compiles the text itself and loads only the bytecode it produced.
 //! * **Every runaway stops in-process**: within the timeout plus a few milliseconds (the
-//!   adversarial suite, 99 cases, holds each to timeout + 50 ms), the host lives on, and a
+//!   adversarial suite, 101 cases, holds each to timeout + 50 ms), the host lives on, and a
 //!   VM that crossed a bound is dropped, never reused.
 //! * **No stack overflow**: Luau's parser and compiler run on a thread with a 16 MiB stack, and
 //!   stop at its own nesting limit (1000) with `lua-syntax`; Lua recursion is bounded by
@@ -130,29 +132,42 @@
 //! # Speed
 //!
 //! A [`Sandbox`] keeps up to four VMs, each with a cache of compiled chunks (256 chunks or
-//! 1 MiB of source). An evaluation takes a VM, builds `ctx` into the VM's environment
-//! (with the memory limit lifted while it does, so mlua skips a protected call per value;
-//! the estimate above bounds it), runs the cached chunk, converts the answer back, empties the
-//! environment and returns the VM. Against plain mlua on the same Luau (no interrupt, no limits, the chunk loaded once,
-//! `ctx` marshalled the same way), measured with `cargo bench -p writ-lua` on the 2-core
-//! reference machine under load from other jobs:
+//! 1 MiB of source; the chunk run last is found by one comparison, without hashing its
+//! source). An evaluation takes a VM, builds `ctx` into the VM's environment (with the memory
+//! limit lifted while it does, so mlua skips a protected call per value; the estimate above
+//! bounds it), runs the cached chunk, converts the answer back, empties the environment and
+//! returns the VM. Against plain mlua on the same Luau (no interrupt, no limits, the chunk
+//! loaded once, `ctx` marshalled the same way), measured with `cargo bench -p writ-lua` on the
+//! 2-core reference machine under load from other jobs (load average about 5):
 //!
 //! | chunk | sandbox | plain mlua | ratio |
 //! |---|---|---|---|
-//! | field comparison (`ctx.order.total > 100 and ctx.order.customer.tier == 'gold'`) | 3.61 / 3.67 µs | 2.94 / 2.88 µs | 1.23× / 1.28× |
-//! | loop summing 1,000 numbers of `ctx.values` | 147 / 162 µs | 154 / 144 µs | 0.95× / 1.13× |
-//! | `string.find(ctx.subject, 'INV%-%d+')` | 2.30 / 1.91 µs | 1.14 / 1.19 µs | 2.0× / 1.6× |
+//! | field comparison (`ctx.order.total > 100 and ctx.order.customer.tier == 'gold'`) | 4.52 / 4.42 µs | 3.89 / 3.85 µs | 1.16× / 1.15× |
+//! | loop summing 1,000 numbers of `ctx.values` | 207 / 205 µs | 155 / 170 µs | 1.34× / 1.20× |
+//! | `string.find(ctx.subject, 'INV%-%d+')` | 2.26 / 2.42 µs | 1.57 / 1.58 µs | 1.44× / 1.53× |
 //!
-//! (Two runs, a few minutes apart; the machine's load moves single figures by 20–30 %.) The
-//! fixed cost of an evaluation over plain mlua is about 0.7 µs: the pool, the meter, the
-//! ceiling switched off and on, emptying the environment, converting the answer. Marshalling
-//! 1,000 numbers dominates the loop in both. The find misses the 1.5× goal: Luau calls the
-//! interrupt at every position the matcher tries, and `string.find` goes through writ's
-//! wrapper (which sends plain searches over long subjects to a linear-time search); both are
-//! what makes a pattern stoppable. A bare loop shows the interrupt's price most clearly:
-//! 6.6 ns per iteration in plain Luau, 27.7 ns with mlua's interrupt trampoline alone, 29.9 ns
-//! in the sandbox, so writ's own part is about 2 ns. A Luau interrupt cannot be made cheaper
-//! without unsafe code, and without one a loop could not be stopped.
+//! (Two runs, each back to back with the crate's previous version, which measured 1.26× /
+//! 1.25×, 1.28× / 1.32× and 1.92× / 1.88× in the same runs; three more runs of the find alone
+//! at load 5 measured 1.43×, 1.15×, 1.48× against 1.91×, 2.34×, 1.96×, and at load 3 1.35× /
+//! 1.38× against 2.35× / 2.11×. The load moves single figures by 20–30 %, so compare ratios
+//! from the same run.) Counted by callgrind, which load does not disturb,
+//! the find costs 12,100 instructions an evaluation against plain mlua's 9,260 (1.31×; it was
+//! 14,670, 1.58×), and an evaluation of `return true` 6,710 against 5,810 (1.16×).
+//!
+//! Where the time goes. Luau calls the interrupt at every loop iteration, call, return and
+//! position the pattern matcher tries, and mlua's trampoline costs about 20 ns a call (a bare
+//! loop: 6.6 ns an iteration in plain Luau, 27.7 ns with the trampoline alone, 29.9 ns in the
+//! sandbox, so writ's own part is about 2 ns); it cannot be made cheaper without unsafe code,
+//! and without it a loop could not be stopped. The loop pays it 1,000 times. Left to Luau, the
+//! find would pay it at each of the 13 positions before `INV`; writ's `string.find` jumps to
+//! the first occurrence of a pattern's literal first byte with a plain one-byte search (a
+//! memchr, no interrupt) and starts matching there, so that find pays 7 interrupts, not 19. A
+//! pattern that starts with a class (`%d`, `[A-Z]`, `.`), an anchor, a capture or an optional
+//! item gets no jump and pays one interrupt per position tried, as before. What remains fixed
+//! per evaluation, about 0.3 µs over plain mlua, is the pool's lock, the meter and the
+//! deadline (two clock reads), the ceiling lifted and set, two readings of the heap's size,
+//! emptying the environment and converting the answer; every mlua call among them takes
+//! mlua's state lock.
 //!
 //! # Lua 5.4 or Luau: the measurements behind the choice
 //!

@@ -68,7 +68,12 @@ pub struct Sandbox {
     /// The limits `evaluate` runs under.
     limits: LuaLimits,
     /// VMs that ended their last evaluation cleanly, last returned first.
-    pool: Mutex<Vec<Vm>>,
+    #[expect(
+        clippy::vec_box,
+        reason = "a VM is a few hundred bytes, moved out of and back into the pool at every evaluation; boxed, \
+                  each move copies a pointer"
+    )]
+    pool: Mutex<Vec<Box<Vm>>>,
     /// What the canaries verified.
     status: Status,
 }
@@ -212,16 +217,16 @@ impl Sandbox {
     }
 
     /// A VM from the pool, or a new one.
-    fn take(&self) -> Result<Vm, Error> {
+    fn take(&self) -> Result<Box<Vm>, Error> {
         let pooled = self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
         match pooled {
             Some(vm) => Ok(vm),
-            None => Vm::new(),
+            None => Vm::new().map(Box::new),
         }
     }
 
     /// Returns a VM that ended cleanly to the pool, if there is room.
-    fn give_back(&self, vm: Vm) {
+    fn give_back(&self, vm: Box<Vm>) {
         let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
         if pool.len() < POOL_SIZE {
             pool.push(vm);
@@ -235,7 +240,7 @@ const HEAVY_VM_BYTES: usize = 4 << 20;
 /// Drops a VM that crossed a bound. Freeing a heap the size of the memory ceiling takes
 /// milliseconds, which belong to no evaluation: a heavy VM is freed on a short-lived thread
 /// so the answer is not held back (if the thread cannot start, the VM is freed here).
-fn retire(vm: Vm) {
+fn retire(vm: Box<Vm>) {
     if vm.heap_bytes() >= HEAVY_VM_BYTES {
         let _ = std::thread::Builder::new()
             .name("writ-lua-free".into())

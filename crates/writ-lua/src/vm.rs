@@ -73,6 +73,8 @@ pub(crate) struct Vm {
     /// The environment every chunk runs in: it holds `ctx` and the chunk's own globals, reads
     /// everything else from the allow-listed globals, and is emptied after every evaluation.
     env: Table,
+    /// The name `ctx`, made once so setting it each evaluation makes no string.
+    ctx_key: mlua::LuaString,
     /// Bytes the VM holds with nothing running; the ceiling is counted above it.
     baseline: usize,
     /// Compiled chunks by source, each already bound to `env`.
@@ -81,6 +83,11 @@ pub(crate) struct Vm {
     order: VecDeque<String>,
     /// Source bytes held in `cache`.
     cached_bytes: usize,
+    /// The source of the chunk run last, and the chunk: a predicate evaluated again and again
+    /// is found by one comparison instead of hashing its source. The buffer is reused.
+    last_source: String,
+    /// The chunk `last_source` compiled to, while it is also in `cache`.
+    last: Option<Function>,
 }
 
 /// How an evaluation ended, for the pool: whether the VM may serve again.
@@ -129,6 +136,11 @@ impl Vm {
         let bound = lua.create_function(move |_, error: LuaValue| Ok(is_bound(&in_bound, &error)))?;
         let in_find = Arc::clone(&running);
         let plain_find = lua.create_function(move |_, args| plain_find(&in_find, args))?;
+        // The prelude's own functions run in the library globals, which no chunk can reach and
+        // nothing changes after the prelude; marked safe, their calls to `type`, `select` and
+        // `string.byte` run as Luau builtins, without a call or an interrupt each. Chunks run
+        // in `env`, which is never marked safe.
+        lua.globals().set_safeenv(true);
         let globals: Table = lua
             .load(PRELUDE)
             .set_name("=writ-prelude")
@@ -143,6 +155,7 @@ impl Vm {
         env_meta.set_readonly(true);
         let env = lua.create_table()?;
         env.set_metatable(Some(env_meta))?;
+        let ctx_key = lua.create_string("ctx")?;
         lua.gc_collect()?;
         let baseline = lua.used_memory();
         Ok(Vm {
@@ -150,21 +163,14 @@ impl Vm {
             running,
             gauge,
             env,
+            ctx_key,
             baseline,
             cache: HashMap::new(),
             order: VecDeque::new(),
             cached_bytes: 0,
+            last_source: String::new(),
+            last: None,
         })
-    }
-
-    /// Hands the fast path its first batch before the chunk starts, sized by what marshalling
-    /// left of the budget, so a chunk that ends within it never reaches the slow path; the
-    /// meter charges the batch when the next one is asked for.
-    fn grant_first_batch(&self) {
-        let mut running = lock(&self.running);
-        let grant = BATCH.min(running.limit.saturating_sub(running.meter.steps_used()));
-        running.granted = grant;
-        self.gauge.fuel.store(grant, Ordering::Relaxed);
     }
 
     /// Bytes the VM's heap holds now.
@@ -191,6 +197,9 @@ impl Vm {
         while self.order.len() >= CHUNK_CACHE || self.cached_bytes + source.len() > CACHE_BYTES {
             let Some(oldest) = self.order.pop_front() else { break };
             self.cached_bytes = self.cached_bytes.saturating_sub(oldest.len());
+            if oldest == self.last_source {
+                self.last = None;
+            }
             self.cache.remove(&oldest);
         }
         self.cached_bytes += source.len();
@@ -209,7 +218,7 @@ impl Vm {
             check_interval: BATCH as u32,
             ..Limits::UNLIMITED
         };
-        *lock(&self.running) = Running {
+        let fresh = Running {
             meter: Meter::new(&meter_limits),
             limit: limits.instruction_limit,
             granted: 0,
@@ -222,23 +231,10 @@ impl Vm {
             .store(ticker::deadline(limits.timeout), Ordering::Relaxed);
         let ceiling = limits.memory_ceiling_bytes;
 
-        let answer = self.run_inner(source, context, ceiling);
+        let (answer, bound) = self.run_inner(source, context, ceiling, fresh);
 
-        let (exceeded, memory, stack) = {
-            let running = lock(&self.running);
-            (running.meter.exceeded(), running.memory, running.stack)
-        };
         // A bound the chunk crossed decides the answer even if the chunk caught the error and
         // went on to return something.
-        let bound = if let Some(exceeded) = exceeded {
-            Some(Error::from_budget(exceeded))
-        } else if memory {
-            Some(Error::memory(ceiling))
-        } else if stack {
-            Some(Error::stack("the chunk caught a stack overflow"))
-        } else {
-            None
-        };
         if let Some(error) = bound {
             return Ran {
                 result: Err(error),
@@ -265,35 +261,80 @@ impl Vm {
         }
     }
 
-    /// Compiles, marshals, calls, converts back. Compiling (bounded by the source's length)
-    /// and building the environment (bounded by [`Builder`]'s estimate) run with no memory
-    /// limit, so mlua makes each table and string without a protected call; the ceiling is
-    /// set from the VM's size once they are built and holds for everything the chunk does.
-    fn run_inner(&mut self, source: &str, context: &Value, ceiling: usize) -> Result<Value, Error> {
+    /// Compiles, marshals, calls, converts back; returns the answer and the bound the chunk
+    /// crossed, if any. Compiling (bounded by the source's length) and building the
+    /// environment (bounded by [`Builder`]'s estimate) run with no memory limit, so mlua makes
+    /// each table and string without a protected call; the ceiling is set from the VM's size
+    /// once they are built and holds for everything the chunk does. The shared state is locked
+    /// three times: to start the meter, to build `ctx` and hand out the first batch of fuel,
+    /// and to convert the answer and read the bounds.
+    fn run_inner(
+        &mut self,
+        source: &str,
+        context: &Value,
+        ceiling: usize,
+        fresh: Running,
+    ) -> (Result<Value, Error>, Option<Error>) {
+        let mut running = lock(&self.running);
+        *running = fresh;
+        drop(running);
+        let called = self.call(source, context, ceiling);
+        let mut running = lock(&self.running);
+        let answer =
+            called.and_then(|first| marshal::from_lua(&first, &mut running.meter).map_err(|f| f.into_error(ceiling)));
+        let bound = if let Some(exceeded) = running.meter.exceeded() {
+            Some(Error::from_budget(exceeded))
+        } else if running.memory {
+            Some(Error::memory(ceiling))
+        } else if running.stack {
+            Some(Error::stack("the chunk caught a stack overflow"))
+        } else {
+            None
+        };
+        (answer, bound)
+    }
+
+    /// Builds `ctx`, sets the ceiling and calls the chunk, returning its first value.
+    fn call(&mut self, source: &str, context: &Value, ceiling: usize) -> Result<LuaValue, Error> {
         self.lua.set_memory_limit(0).map_err(Error::sandbox)?;
-        let function = self.compile(source)?;
-        let ctx = {
+        let function = match &self.last {
+            Some(function) if self.last_source == source => function,
+            _ => {
+                let function = match self.cache.get(source) {
+                    Some(function) => function.clone(),
+                    None => self.compile(source)?,
+                };
+                self.last_source.clear();
+                self.last_source.push_str(source);
+                self.last.insert(function)
+            }
+        };
+        {
             let mut running = lock(&self.running);
             let mut builder = Builder {
                 lua: &self.lua,
                 meter: &mut running.meter,
                 room: ceiling,
             };
-            builder.convert(context).map_err(|f| f.into_error(ceiling))?
-        };
-        self.env.raw_set("ctx", ctx).map_err(|e| Error::from_lua(&e, ceiling))?;
-        let used = self.lua.used_memory();
-        if used > self.baseline.saturating_add(ceiling) {
-            return Err(Error::memory(ceiling));
+            let ctx = builder.convert(context).map_err(|f| f.into_error(ceiling))?;
+            self.env
+                .raw_set(&self.ctx_key, ctx)
+                .map_err(|e| Error::from_lua(&e, ceiling))?;
+            let used = self.lua.used_memory();
+            if used > self.baseline.saturating_add(ceiling) {
+                return Err(Error::memory(ceiling));
+            }
+            self.lua
+                .set_memory_limit(self.baseline.saturating_add(ceiling))
+                .map_err(Error::sandbox)?;
+            // The fast path's first batch, sized by what marshalling left of the budget, so a
+            // chunk that ends within it never reaches the slow path; the meter charges the
+            // batch when the next one is asked for.
+            let grant = BATCH.min(running.limit.saturating_sub(running.meter.steps_used()));
+            running.granted = grant;
+            self.gauge.fuel.store(grant, Ordering::Relaxed);
         }
-        self.lua
-            .set_memory_limit(self.baseline.saturating_add(ceiling))
-            .map_err(Error::sandbox)?;
-        self.grant_first_batch();
-        let returned: mlua::MultiValue = function.call(()).map_err(|e| Error::from_lua(&e, ceiling))?;
-        let first = returned.into_iter().next().unwrap_or(LuaValue::Nil);
-        let mut running = lock(&self.running);
-        marshal::from_lua(&first, &mut running.meter).map_err(|f| f.into_error(ceiling))
+        function.call(()).map_err(|e| Error::from_lua(&e, ceiling))
     }
 }
 

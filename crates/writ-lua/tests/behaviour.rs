@@ -479,3 +479,61 @@ fn plain_find_over_a_long_subject_answers_as_luau_does() {
         assert_eq!(answer(&sandbox, source, &context), expected, "{source}");
     }
 }
+
+#[test]
+fn find_answers_as_luau_does_for_every_kind_of_pattern_and_start() {
+    // writ's string.find jumps to the first place a pattern's literal first byte stands before
+    // matching; the answers, captures and errors must be Luau's own. Plain Luau is the oracle.
+    let plain = mlua::Lua::new_with(mlua::StdLib::STRING | mlua::StdLib::TABLE, mlua::LuaOptions::default())
+        .expect("plain Luau builds");
+    let sandbox = sandbox();
+    let source = "local r = table.pack(pcall(string.find, ctx.s, ctx.p, ctx.i)) \
+                  local out = {} for k = 1, r.n do out[k] = tostring(r[k]) end return table.concat(out, ' ')";
+    let oracle = plain.load(source).into_function().expect("oracle chunk compiles");
+    let subjects = [
+        String::new(),
+        "abc".to_owned(),
+        "aaa".to_owned(),
+        "Re: invoice INV-20391 for the March shipment, INV-7".to_owned(),
+        "xx%yy]z)a*b+c-d?e$".to_owned(),
+        format!("{}ab{}", "b".repeat(1500), "a".repeat(10)),
+    ];
+    let patterns = [
+        "a", "b", "I", "INV", "INV%-%d+", "a+", "a*b", "a-b", "a?b", "ab?", "ab*", "x", "$", "a$", "^a", "%d", "[ab]",
+        "(a)(b)", "a()", "aa", "a%", "a[", "a(", "%", "", "]", "]z", ")", "z)", "*", "y%]", "e%$", "c-d", "(b)(%a+)",
+    ];
+    let starts = ["null", "1", "2", "3", "-1", "-3", "0", "1600", "100000", "\"2\""];
+    let mut compared = 0;
+    for s in &subjects {
+        for p in patterns {
+            for i in starts {
+                let context = json(&format!(r#"{{"s": {s:?}, "p": {p:?}, "i": {i}}}"#));
+                let ctx = plain.create_table().expect("ctx table");
+                ctx.raw_set("s", s.as_str()).expect("s");
+                ctx.raw_set("p", p).expect("p");
+                match i {
+                    "null" => {}
+                    "\"2\"" => ctx.raw_set("i", "2").expect("i"),
+                    number => ctx
+                        .raw_set("i", number.parse::<f64>().expect("start parses"))
+                        .expect("i"),
+                }
+                plain.globals().raw_set("ctx", ctx).expect("ctx");
+                let expected: String = oracle.call(()).expect("oracle runs");
+                let got = match sandbox.evaluate(source, &context).expect("sandbox runs") {
+                    Value::String(text) => text.to_string_lossy().into_owned(),
+                    other => panic!("find({s:?}, {p:?}, {i}) answered {other:?}"),
+                };
+                // Luau prefixes a pattern error with the calling Lua function's position, which
+                // in the sandbox is the prelude's wrapper; the oracle calls find from C.
+                let got = match got.split_once(" writ-prelude:") {
+                    Some((head, tail)) => format!("{head} {}", tail.split_once(": ").map_or(tail, |(_, m)| m)),
+                    None => got,
+                };
+                assert_eq!(got, expected, "find({s:?}, {p:?}, {i})");
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, subjects.len() * patterns.len() * starts.len());
+}
