@@ -46,6 +46,13 @@ pub struct Node {
     /// On a block: some expression binds a variable (`:=`) in the block's own scope, so the
     /// block needs one.
     pub scoped: bool,
+    /// On an object constructor whose keys are all written as distinct strings (none an array
+    /// index): the key list its objects share, made once.
+    pub(crate) shape: Option<writ_core::Shape>,
+    /// Set by the parser's last pass where the evaluator may walk the input by reference: on a
+    /// field step with nothing attached but filters it can test in place, and on a path of
+    /// such steps (after a variable, if it starts with one) with nothing attached to it.
+    pub(crate) walkable: bool,
 }
 
 /// A `%` label: the name under which a tuple binds an ancestor item (`!0`, `!1`, …, which no
@@ -179,6 +186,9 @@ pub struct Call {
     pub procedure: Box<Node>,
     /// The arguments; in a partial application, some are [`Kind::Placeholder`].
     pub args: Vec<Node>,
+    /// The built-in a `$name` procedure names, found once at parse (a binding of the same name
+    /// still takes precedence at run time).
+    pub(crate) builtin: Option<(&'static crate::functions::Builtin, &'static Signature)>,
 }
 
 /// A lambda's definition.
@@ -249,6 +259,8 @@ impl Node {
             cons_array: false,
             keep_singleton_array: false,
             scoped: true,
+            shape: None,
+            walkable: false,
         }
     }
 }

@@ -7,7 +7,7 @@
 //! parameters × arguments, so an expression's own lambda signature cannot make a call slow.
 
 use crate::error::{Error, Result};
-use crate::value::Val;
+use crate::value::{ArrayView, Val};
 
 /// The kind letter of one value, as a bit: the alphabet the signature is matched over.
 type Symbol = u8;
@@ -251,23 +251,27 @@ impl Signature {
     pub(crate) fn validate(&self, args: Vec<Val>, context: &Val, name: &str) -> Result<Vec<Val>> {
         // The common call: one argument per parameter, each of a type its parameter takes.
         // The match is then the one the general matcher would find, without building tables.
-        if args.len() == self.params.len()
-            && self.params.iter().zip(&args).all(|(param, arg)| {
-                let symbol = symbol_of(arg);
-                symbol != MISSING
-                    && matches!(param.repeat, Repeat::One | Repeat::Optional)
-                    && param.class & bit(symbol) != 0
-            })
-        {
-            let mut validated = Vec::with_capacity(args.len());
-            for (index, (param, arg)) in self.params.iter().zip(args).enumerate() {
-                let symbol = symbol_of(&arg);
-                validated.push(if param.array {
-                    param.as_array(arg, symbol, &[symbol], index, name)?
-                } else {
-                    arg
-                });
+        // Trailing optional parameters may be left out (`$formatNumber(n, picture)`): the
+        // greedy first split the regex tries then matches, and the parameters left out take
+        // nothing.
+        let given = args.len();
+        if self.params.get(given..).is_some_and(|rest| {
+            rest.iter()
+                .all(|param| matches!(param.repeat, Repeat::Optional | Repeat::OptionalLazy) && param.context.is_none())
+        }) && self.params.iter().zip(&args).all(|(param, arg)| {
+            let symbol = symbol_of(arg);
+            symbol != MISSING
+                && matches!(param.repeat, Repeat::One | Repeat::Optional)
+                && param.class & bit(symbol) != 0
+        }) {
+            let mut validated = args;
+            for (index, (param, arg)) in self.params.iter().zip(validated.iter_mut()).enumerate() {
+                if param.array {
+                    let symbol = symbol_of(arg);
+                    *arg = param.as_array(std::mem::take(arg), symbol, &[symbol], index, name)?;
+                }
             }
+            validated.resize(self.params.len(), Val::Undefined);
             return Ok(validated);
         }
         let symbols: Vec<Symbol> = args.iter().map(symbol_of).collect();
@@ -473,13 +477,12 @@ impl Param {
         }
         if let Some(subtype) = &self.subtype {
             let fits = if single == ARRAY {
+                // The items' kinds are read where they are, without taking each item out.
+                let first_fits = |first: Symbol| subtype.first() == Some(&u16::from(letter_of(first)));
                 match arg.as_array() {
-                    Some(items) if !items.is_empty() => {
-                        let first = items.get(0).map_or(MISSING, |item| symbol_of(&item));
-                        subtype.first() == Some(&u16::from(letter_of(first)))
-                            && items.iter().all(|item| symbol_of(&item) == first)
-                    }
-                    _ => true,
+                    Some(ArrayView::Data(items)) => all_of_one_kind(items, symbol_of_value, first_fits),
+                    Some(ArrayView::Built(items)) => all_of_one_kind(items, symbol_of, first_fits),
+                    None => true,
                 }
             } else {
                 matched.len() == subtype.len()
@@ -627,6 +630,31 @@ fn plural(subtype: &[u16]) -> Option<&'static str> {
 }
 
 /// The symbol of a value, as jsonata-js's `getSymbol` gives it.
+/// Whether `items` are all of the first one's kind and that kind fits (an empty array fits).
+fn all_of_one_kind<T>(items: &[T], kind: fn(&T) -> Symbol, first_fits: impl Fn(Symbol) -> bool) -> bool {
+    match items.split_first() {
+        None => true,
+        Some((first, rest)) => {
+            let first = kind(first);
+            first_fits(first) && rest.iter().all(|item| kind(item) == first)
+        }
+    }
+}
+
+/// The kind letter of a value of the input, as [`symbol_of`] reads it once taken.
+fn symbol_of_value(value: &writ_core::Value) -> Symbol {
+    use writ_core::Value;
+    match value {
+        Value::Undefined => MISSING,
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::Number(_) => NUMBER,
+        Value::String(_) => STRING,
+        Value::Array(_) => ARRAY,
+        Value::Object(_) => OBJECT,
+    }
+}
+
 fn symbol_of(value: &Val) -> Symbol {
     match value {
         Val::Undefined => MISSING,

@@ -50,6 +50,13 @@ fn clone(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 
 /// The JSON round trip of `value`, as fresh writ-core values.
 fn fresh_copy(cx: &mut Cx<'_>, value: &Val) -> Result<Value> {
+    match value {
+        Val::Array(array) => return fresh_array(cx, array.as_slice()),
+        Val::Object(object) if object.values().all(|item| !item.is_undefined()) => {
+            return fresh_object(cx, object);
+        }
+        _ => {}
+    }
     cx.step()?;
     Ok(match value {
         Val::Undefined | Val::Null => Value::Null,
@@ -72,15 +79,6 @@ fn fresh_copy(cx: &mut Cx<'_>, value: &Val) -> Result<Value> {
             }
             Value::from(copied)
         }
-        Val::Object(object) if object.values().all(|item| !item.is_undefined()) => {
-            // The copy shares the original's key list: only the values are new.
-            let mut values = Vec::with_capacity(object.len());
-            for item in object.values() {
-                let item = Val::from(item);
-                values.push(stacker::maybe_grow(64 * 1024, 1024 * 1024, || fresh_copy(cx, &item))?);
-            }
-            Value::Object(object.shape().build(values.into_iter()))
-        }
         Val::Object(_) | Val::Record(_) => {
             let object = value.as_object().expect("an object");
             let mut entries = Vec::with_capacity(object.len());
@@ -96,4 +94,48 @@ fn fresh_copy(cx: &mut Cx<'_>, value: &Val) -> Result<Value> {
             Value::Object(writ_core::Object::from_entries(entries))
         }
     })
+}
+
+/// [`fresh_copy`] of a value of the input, read where it lives.
+fn fresh_data(cx: &mut Cx<'_>, value: &Value) -> Result<Value> {
+    match value {
+        Value::Array(array) => fresh_array(cx, array.as_slice()),
+        Value::Object(object) if object.values().all(|item| !item.is_undefined()) => fresh_object(cx, object),
+        Value::Object(_) => fresh_copy(cx, &Val::from(value)),
+        Value::Number(n) if n.is_finite() && n.fract() != 0.0 => {
+            cx.step()?;
+            Ok(Value::Number(super::string::fifteen_digits(*n)))
+        }
+        Value::Number(n) if n.is_finite() => {
+            cx.step()?;
+            Ok(Value::Number(*n))
+        }
+        Value::String(text) => {
+            cx.step()?;
+            Ok(Value::String(text.clone()))
+        }
+        other => fresh_copy(cx, &Val::from(other)),
+    }
+}
+
+/// A fresh copy of an input array.
+fn fresh_array(cx: &mut Cx<'_>, items: &[Value]) -> Result<Value> {
+    cx.step()?;
+    cx.charge_array(items.len())?;
+    let mut copied = Vec::with_capacity(items.len());
+    for item in items {
+        copied.push(stacker::maybe_grow(64 * 1024, 1024 * 1024, || fresh_data(cx, item))?);
+    }
+    Ok(Value::from(copied))
+}
+
+/// A fresh copy of an input object with no undefined value: it shares the original's key
+/// list, and only the values are new.
+fn fresh_object(cx: &mut Cx<'_>, object: &writ_core::Object) -> Result<Value> {
+    cx.step()?;
+    let mut values = Vec::with_capacity(object.len());
+    for item in object.values() {
+        values.push(stacker::maybe_grow(64 * 1024, 1024 * 1024, || fresh_data(cx, item))?);
+    }
+    Ok(Value::Object(object.shape().build(values.into_iter())))
 }

@@ -172,6 +172,13 @@ fn text_of(cx: &mut Cx<'_>, value: &Val, pretty: bool) -> Result<Str> {
         Val::Undefined | Val::Function(_) => Ok(Str::empty()),
         Val::String(text) => Ok(text.clone()),
         Val::Number(n) if !n.is_finite() => Err(Error::new("D3001").value(writ_core::js_number_to_string(*n))),
+        Val::Number(n) => {
+            // What `stringify` does for a number, without its writer.
+            cx.step()?;
+            let text = number_text(*n);
+            cx.charge_string(text.len())?;
+            Ok(Str::from(text.as_str()))
+        }
         other => stringify(cx, other, pretty),
     }
 }
@@ -193,6 +200,28 @@ fn number_text(n: f64) -> String {
 /// breaks it upwards (away from zero). A tie needs the exact decimal value of `n` to have
 /// exactly 16 significant digits ending in 5, which is checked here exactly.
 pub(crate) fn fifteen_digits(n: f64) -> f64 {
+    // Shortest digits of fifteen or fewer are what rounding to fifteen gives: the exact value
+    // lies within half a unit in the last place of them, far inside half a unit of the
+    // fifteenth digit, so the number stands as it is.
+    if significant_digits(n) <= 15 {
+        return n;
+    }
+    fifteen_digits_by_rounding(n)
+}
+
+/// How many significant digits `String(n)` writes.
+fn significant_digits(n: f64) -> usize {
+    let text = writ_core::js_number_to_string(n);
+    let mantissa = text.split('e').next().unwrap_or_default();
+    mantissa
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .skip_while(|&digit| digit == b'0')
+        .count()
+}
+
+/// [`fifteen_digits`] by rounding the exact value to fifteen digits, for any `n`.
+fn fifteen_digits_by_rounding(n: f64) -> f64 {
     let magnitude = n.abs();
     let rounded = match exact_sixteen_digits(magnitude) {
         Some((digits, exponent)) => format!("{}e{}", digits / 10 + 1, exponent + 1)
@@ -721,6 +750,14 @@ fn lowercase(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Str> {
     cx.steps(text.len_utf16() as u64)?;
     if let Some(ascii) = text.as_ascii_str() {
+        let unchanged = if upper {
+            !ascii.bytes().any(|b| b.is_ascii_lowercase())
+        } else {
+            !ascii.bytes().any(|b| b.is_ascii_uppercase())
+        };
+        if unchanged {
+            return Ok(text.clone());
+        }
         charge_output(cx, ascii.len())?;
         return Ok(Str::from(if upper {
             ascii.to_ascii_uppercase()
@@ -1951,6 +1988,30 @@ mod tests {
         )
         .expect_err("indentation grows with the square of the depth");
         assert_eq!(error.code, "U1006");
+    }
+
+    #[test]
+    fn fifteen_digits_keeps_numbers_of_fifteen_digits_or_fewer() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for i in 0..20_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Random doubles, and decimals of a few digits as data holds them.
+            let n = if i % 2 == 0 {
+                f64::from_bits(x)
+            } else {
+                (x % 100_000_000) as f64 / 10f64.powi((x >> 40) as i32 % 12) - 1_000.0
+            };
+            if !n.is_finite() || n.fract() == 0.0 {
+                continue;
+            }
+            assert_eq!(
+                fifteen_digits(n).to_bits(),
+                fifteen_digits_by_rounding(n).to_bits(),
+                "{n}"
+            );
+        }
     }
 
     #[test]

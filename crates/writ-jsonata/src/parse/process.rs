@@ -333,7 +333,10 @@ impl Processor {
                     push_ancestry(&mut seeking, &value);
                     processed.push((key.node, value.node));
                 }
-                Out::seeking(Node::new(Kind::Object(processed), position), seeking)
+                let shape = written_shape(&processed);
+                let mut node = Node::new(Kind::Object(processed), position);
+                node.shape = shape;
+                Out::seeking(node, seeking)
             }
             RawKind::Call(procedure, args, partial) => {
                 let mut seeking = Vec::new();
@@ -343,9 +346,18 @@ impl Processor {
                     push_ancestry(&mut seeking, &arg);
                     processed.push(arg.node);
                 }
+                let procedure = self.process(*procedure)?.node;
+                let builtin = match &procedure.kind {
+                    Kind::Variable(name) => name
+                        .as_ascii_str()
+                        .and_then(crate::functions::lookup)
+                        .map(|builtin| (builtin, builtin.parsed_signature())),
+                    _ => None,
+                };
                 let call = Call {
-                    procedure: Box::new(self.process(*procedure)?.node),
+                    procedure: Box::new(procedure),
                     args: processed,
+                    builtin,
                 };
                 let kind = if partial { Kind::Partial(call) } else { Kind::Call(call) };
                 Out::seeking(Node::new(kind, position), seeking)
@@ -642,6 +654,22 @@ fn tail_call(node: Node) -> Node {
     node
 }
 
+/// The shared key list of an object constructor whose keys are all plain string literals,
+/// distinct, none an array index, and none a name jsonata-js refuses as a key.
+fn written_shape(pairs: &[(Node, Node)]) -> Option<writ_core::Shape> {
+    let mut keys = Vec::with_capacity(pairs.len());
+    for (key, _) in pairs {
+        let plain = key.predicate.is_empty() && key.group.is_none() && !key.keep_array;
+        match &key.kind {
+            Kind::String(text) if plain && !text.eq_str("_jsonata_lambda") && !text.eq_str("_jsonata_function") => {
+                keys.push(text.clone());
+            }
+            _ => return None,
+        }
+    }
+    writ_core::Shape::new(&keys)
+}
+
 /// [`tail_call`] on a boxed branch, in place.
 fn tail_call_in(branch: &mut Box<Node>) {
     let taken = std::mem::replace(&mut **branch, Node::new(Kind::Null, 0));
@@ -655,6 +683,15 @@ fn finish(node: &mut Node, depth: usize, renames: &HashMap<Str, Str>) -> Result<
         return Err(too_deep(node.position));
     }
     stacker::maybe_grow(RED_ZONE, SEGMENT, || {
+        finish_children(node, depth, renames)?;
+        node.walkable = crate::eval::walkable(node);
+        Ok(())
+    })
+}
+
+/// [`finish`] of a node's children (its marks are set on it once they are done).
+fn finish_children(node: &mut Node, depth: usize, renames: &HashMap<Str, Str>) -> Result<()> {
+    {
         let below = depth + 1;
         let each = |nodes: &mut [Node]| nodes.iter_mut().try_for_each(|n| finish(n, below, renames));
         let stages = |stages: &mut [Stage]| {
@@ -719,7 +756,7 @@ fn finish(node: &mut Node, depth: usize, renames: &HashMap<Str, Str>) -> Result<
             | Kind::Placeholder
             | Kind::Variable(_) => Ok(()),
         }
-    })
+    }
 }
 
 /// The type jsonata-js gives a processed node of this kind (errors name it).

@@ -60,6 +60,19 @@ pub(in crate::functions) fn math_round(x: f64) -> f64 {
 /// JSONata's `$round(arg, precision)`: half to even at `precision` decimal places (0 when
 /// absent), the point moved through the number's text so that no binary error creeps in.
 pub(in crate::functions) fn round_half_even(arg: f64, precision: f64) -> f64 {
+    // A number already written with no more decimals than asked, small enough that the shifted
+    // text reads back as an exact integer, comes back as it is.
+    if precision.fract() == 0.0
+        && (0.0..=22.0).contains(&precision)
+        && scaled_integer(arg, precision as usize).is_some()
+    {
+        return if arg == 0.0 { 0.0 } else { arg };
+    }
+    round_half_even_by_text(arg, precision)
+}
+
+/// [`round_half_even`] as jsonata-js computes it, for any arguments.
+fn round_half_even_by_text(arg: f64, precision: f64) -> f64 {
     let shifted = precision != 0.0 && !precision.is_nan();
     let x = if shifted { shift_point(arg, precision) } else { arg };
     let mut result = math_round(x);
@@ -74,6 +87,27 @@ pub(in crate::functions) fn round_half_even(arg: f64, precision: f64) -> f64 {
 
 /// `+(m + 'e' + (e + by))` where `String(x)` is `m` or `m + 'e' + e`: `x × 10^by` by text.
 fn shift_point(x: f64, by: f64) -> f64 {
+    if x.is_finite() && by.fract() == 0.0 && by.abs() <= 1e15 {
+        // The common case, on one string: the exponent written is a plain integer, and the
+        // text is a decimal literal that Rust reads with the same correct rounding as `+text`.
+        let mut text = js_number_to_string(x);
+        let exponent = match text.find('e') {
+            Some(at) => {
+                let exponent = text[at + 1..].parse::<i64>().unwrap_or_default();
+                text.truncate(at);
+                exponent
+            }
+            None => 0,
+        };
+        text.push('e');
+        text.push_str(&(exponent + by as i64).to_string());
+        return text.parse().unwrap_or(f64::NAN);
+    }
+    shift_point_by_text(x, by)
+}
+
+/// [`shift_point`] exactly as jsonata-js spells it, for any `by`.
+fn shift_point_by_text(x: f64, by: f64) -> f64 {
     let text = js_number_to_string(x);
     let (mantissa, exponent) = match text.split_once('e') {
         Some((m, e)) => (m, string_to_number(&units(e)) + by),
@@ -241,6 +275,53 @@ pub(in crate::functions) fn parse_int(text: &[u16]) -> f64 {
 /// larger on a tie, from the exact binary value) with the point put back; from `1e21` up,
 /// `String(x)`.
 pub(in crate::functions) fn to_fixed(x: f64, digits: usize) -> String {
+    // `String(x)` with no more decimals than asked, and few enough digits that the exact
+    // binary value lies well inside half a unit of the last place asked for: it is the answer,
+    // padded with zeros.
+    if let Some(n) = scaled_integer(x, digits) {
+        let mut text = String::with_capacity(digits + 18);
+        if x < 0.0 {
+            text.push('-');
+        }
+        let units = (n.abs() as u64).to_string();
+        if digits > 0 {
+            let whole = units.len().saturating_sub(digits);
+            text.push_str(if whole == 0 { "0" } else { &units[..whole] });
+            text.push('.');
+            text.extend(std::iter::repeat_n('0', digits.saturating_sub(units.len())));
+            text.push_str(&units[whole..]);
+        } else {
+            text.push_str(&units);
+        }
+        return text;
+    }
+    to_fixed_exact(x, digits)
+}
+
+/// The powers of ten a double holds exactly.
+const EXACT_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// The integer `n` for which `n / 10^places` reads back as `x`, when there is one below
+/// 10^15: `x` is then a decimal of at most `places` places and fifteen digits in all, whose
+/// exact binary value lies far inside half a unit of its last place (the 15-digit decimals are
+/// spaced wider than a double's precision), so rounding it to `places` or writing it with them
+/// gives that decimal.
+fn scaled_integer(x: f64, places: usize) -> Option<f64> {
+    let scale = *EXACT_POWERS_OF_TEN.get(places)?;
+    if !x.is_finite() {
+        return None;
+    }
+    let n = (x * scale).round();
+    // Both operands are exact, so the division rounds the exact decimal once, as reading its
+    // text would.
+    (n.abs() < 1e15 && n / scale == x).then_some(n)
+}
+
+/// [`to_fixed`] from the exact binary value, for any arguments.
+fn to_fixed_exact(x: f64, digits: usize) -> String {
     if !x.is_finite() || x.abs() >= 1e21 {
         return js_number_to_string(x);
     }
@@ -510,6 +591,63 @@ mod tests {
         let text = integer_to_radix(1e300, 36);
         assert!(text.starts_with("fhgyjdfcg7s000"), "{text}");
         assert_eq!(text.len(), 193);
+    }
+
+    #[test]
+    fn shifting_the_point_reads_as_the_rewritten_text_does() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for i in 0..20_000u32 {
+            // A spread of doubles: random bits, and decimals with few digits.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let value = if i % 2 == 0 {
+                f64::from_bits(x)
+            } else {
+                (x % 1_000_000) as f64 / 10f64.powi((x >> 40) as i32 % 9) - 5_000.0
+            };
+            if !value.is_finite() {
+                continue;
+            }
+            for by in [-330.0, -24.0, -3.0, -1.0, 0.0, 1.0, 2.0, 7.0, 20.0, 330.0] {
+                let (fast, text) = (shift_point(value, by), shift_point_by_text(value, by));
+                assert!(
+                    fast.to_bits() == text.to_bits() || (fast.is_nan() && text.is_nan()),
+                    "{value} by {by}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn short_decimals_round_and_fix_as_the_exact_algorithms_do() {
+        let mut x: u64 = 0x5851_F42D_4C95_7F2D;
+        for i in 0..20_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let value = match i % 3 {
+                0 => (x % 10_000_000) as f64 / 10f64.powi((x >> 40) as i32 % 8),
+                1 => -((x % 100_000) as f64) / 100.0,
+                _ => f64::from_bits(x),
+            };
+            if !value.is_finite() {
+                continue;
+            }
+            for places in [0usize, 1, 2, 3, 5, 9, 14] {
+                let rounded = round_half_even(value, places as f64);
+                let by_text = round_half_even_by_text(value, places as f64);
+                assert!(
+                    rounded.to_bits() == by_text.to_bits() || (rounded.is_nan() && by_text.is_nan()),
+                    "{value} at {places}"
+                );
+                assert_eq!(
+                    to_fixed(value, places),
+                    to_fixed_exact(value, places),
+                    "{value} to {places}"
+                );
+            }
+        }
     }
 
     #[test]
