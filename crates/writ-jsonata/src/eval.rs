@@ -38,8 +38,10 @@ const BULK_WORK: u64 = 1 << 16;
 const STEP_NANOS: u64 = 2;
 /// What building one code unit of a string costs at most.
 const STRING_UNIT_NANOS: u64 = 4;
-/// What building one item of a list costs at most.
-const ARRAY_ITEM_NANOS: u64 = 10;
+/// What building one item of a list costs at most: copying it bumps a shared count (an atomic
+/// update when the item is a string or container), and the list's items are dropped the same way
+/// later. Measured at 25 ns an item for a list of a million shared strings built by doubling.
+const ARRAY_ITEM_NANOS: u64 = 30;
 
 /// How many numbers of a range are built between two reads of the clock.
 const RANGE_PIECE: usize = 1 << 16;

@@ -53,6 +53,8 @@ fn a_50_ms_timeout_answers_within_60_ms_even_inside_built_ins() {
         "$uppercase($pad('x', 9000000))",
         // Found by fuzzing: a string of a long list, built and then dropped.
         "[1..943279][] & 'x'",
+        // Found by fuzzing: a list of shared strings doubled by each call of an endless recursion.
+        "($f := function($s, $x){ $x > 0 ? $f([$s, $s], $x) : $s }; $f('a', 1))",
         "($f := function(){ $f() }; $f())",
         "($f := function($n){ $n < 0 ? 0 : $f($n + 1) }; $f(0))",
     ] {
