@@ -373,6 +373,10 @@ mod tests {
         assert_eq!(run("$formatBase(255, 16)"), r#""ff""#);
         assert_eq!(run("$formatBase(99.5, 2.5)"), r#""1100100""#);
         assert_eq!(run("$formatBase(1, 37)"), "D3100");
+        // Found by fuzzing: an infinity once looped, writing zeros until memory ran out.
+        assert_eq!(run("$formatBase(1/0, 2)"), r#""Infinity""#);
+        assert_eq!(run("$formatBase(-1/0, 36)"), r#""-Infinity""#);
+        assert_eq!(run("$formatBase(0/0, 16)"), r#""NaN""#);
         assert_eq!(run("$formatInteger(1234567, '#,##0')"), r#""1,234,567""#);
         assert_eq!(run("$formatInteger(12, '#:###,##0')"), r#"",:12""#);
         assert_eq!(run("$formatInteger(112, '0;o')"), r#""112th""#);

@@ -366,6 +366,10 @@ fn to_fixed_exact(x: f64, digits: usize) -> String {
 pub(in crate::functions) fn integer_to_radix(value: f64, radix: u32) -> String {
     /// The digits of every radix up to 36.
     const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    if !value.is_finite() {
+        // `Infinity`, `-Infinity` and `NaN` read the same in every radix.
+        return writ_core::js_number_to_string(value);
+    }
     let base = f64::from(radix);
     let mut integer = value.abs();
     let mut digits: Vec<u8> = Vec::new();
