@@ -9,7 +9,7 @@
 
 use std::io::{BufWriter, Read, Write};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
@@ -206,7 +206,7 @@ fn answer_lua(request: &Request) -> Outcome {
         }),
         timeout: limits.limits.time.unwrap_or(defaults.timeout),
     };
-    let sandbox = match writ_lua::Sandbox::new(lua_limits) {
+    let sandbox = match lua_sandbox(lua_limits) {
         Ok(sandbox) => sandbox,
         Err(error) => return Outcome::error(error.code(), error.message()),
     };
@@ -216,6 +216,27 @@ fn answer_lua(request: &Request) -> Outcome {
         .map(|text| text.to_string_lossy())
         .unwrap_or_default();
     writ_lua::outcome(&sandbox, &source, &request.data)
+}
+
+/// The sandboxes built so far, by limits: building one runs its canaries (tens of
+/// milliseconds), so a batch builds one per set of limits, not one per line.
+static LUA_SANDBOXES: Mutex<Vec<(writ_lua::LuaLimits, Arc<writ_lua::Sandbox>)>> = Mutex::new(Vec::new());
+
+/// The most sets of limits whose sandboxes are kept; the oldest goes first.
+const LUA_SANDBOXES_KEPT: usize = 8;
+
+/// The sandbox for `limits`, built on first use.
+fn lua_sandbox(limits: writ_lua::LuaLimits) -> Result<Arc<writ_lua::Sandbox>, writ_lua::Error> {
+    let mut sandboxes = LUA_SANDBOXES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, sandbox)) = sandboxes.iter().find(|(kept, _)| *kept == limits) {
+        return Ok(Arc::clone(sandbox));
+    }
+    let sandbox = Arc::new(writ_lua::Sandbox::new(limits)?);
+    if sandboxes.len() == LUA_SANDBOXES_KEPT {
+        sandboxes.remove(0);
+    }
+    sandboxes.push((limits, Arc::clone(&sandbox)));
+    Ok(sandbox)
 }
 
 /// Runs a js request: `data`'s keys are the names the expression reads.
