@@ -22,7 +22,14 @@ fn chunks() -> Vec<(&'static str, &'static str, Value)> {
         r#"{"subject": "Re: invoice INV-20391 for the March shipment, please confirm the amount before Friday"}"#,
     )
     .expect("context parses");
+    let fields: Vec<String> = (0..100).map(|i| format!(r#""field{i}": {}"#, i * 7 % 13)).collect();
+    let record = parse_json(&format!(r#"{{"record": {{{}}}}}"#, fields.join(","))).expect("context parses");
     vec![
+        (
+            "pairs-100-fields",
+            "local s = 0 for k, v in pairs(ctx.record) do s = s + v end return s",
+            record,
+        ),
         (
             "field-comparison",
             "return ctx.order.total > 100 and ctx.order.customer.tier == 'gold'",

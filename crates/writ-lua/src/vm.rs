@@ -1,6 +1,7 @@
 //! One pooled Luau VM: the allow-listed globals, the interrupt that charges the evaluation's
 //! meter, the compiled-chunk cache, and one evaluation from context in to answer out.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -11,6 +12,7 @@ use writ_core::{Limits, Meter, Value};
 
 use crate::LuaLimits;
 use crate::error::{Error, Stop};
+use crate::loops::{self, ITERATE, Refusal};
 use crate::marshal::{self, Builder, MAX_DEPTH};
 use crate::ticker;
 
@@ -347,6 +349,36 @@ const COMPILE_STACK: usize = 16 << 20;
 /// nesting in the source can overflow the caller's stack. The bytecode is writ's own, never a
 /// script's, and is loaded only into the VM that asked for it.
 fn compile_text(source: &str) -> Result<Vec<u8>, Error> {
+    match loops::instrument(source) {
+        Ok(Cow::Borrowed(_)) => compile_on_thread(source),
+        // A rewrite that does not compile means the original does not either (its own error is
+        // the one to report) or the scanner lost its way; either way nothing runs.
+        Ok(Cow::Owned(rewritten)) => compile_on_thread(&rewritten).or_else(|_| {
+            compile_on_thread(source)?;
+            Err(unfollowed())
+        }),
+        Err(Refusal::Reserved { line }) => Err(Error::new(
+            "lua-syntax",
+            format!("chunk:{line}: the name `{ITERATE}` is reserved: writ's for-in loops call it; choose another name"),
+        )),
+        Err(Refusal::Unfollowed) => {
+            compile_on_thread(source)?;
+            Err(unfollowed())
+        }
+    }
+}
+
+/// The error for a chunk Luau compiles but whose loops writ could not find.
+fn unfollowed() -> Error {
+    Error::new(
+        "lua-sandbox",
+        "writ could not follow this chunk's blocks to make its for-in loops walk tables in a fixed order, \
+         though Luau compiles it; simplify the syntax around its loops and report the chunk as a bug",
+    )
+}
+
+/// Compiles on a thread with [`COMPILE_STACK`] bytes of stack.
+fn compile_on_thread(source: &str) -> Result<Vec<u8>, Error> {
     let compiled = std::thread::scope(|scope| {
         let compiler = std::thread::Builder::new()
             .name("writ-lua-compile".into())
