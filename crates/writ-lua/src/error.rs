@@ -20,7 +20,7 @@ const MAX_MESSAGE: usize = 1024;
 /// | `lua-memory` | the memory ceiling was reached |
 /// | `lua-stack` | recursion too deep |
 /// | `lua-unrepresentable` | the answer (or the context) cannot cross between Lua and JSON |
-/// | `lua-sandbox` | building the VM failed, or writ could not find a compiling chunk's loops |
+/// | `lua-sandbox` | building the VM failed, or writ could not rewrite a chunk Luau compiles (`rewrite.rs`) |
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     /// The stable code.

@@ -57,20 +57,25 @@
 //!   as its type name rather than its address (and `%s` of one is an error); an error raised
 //!   with a table reports the type, not the address; objects come back with sorted keys; there
 //!   are no finalizers and no weak tables to observe the collector.
-//! * **Every walk over a table has one order.** Luau hashes a table, function or thread used
-//!   as a key by its address, and its own `next` walks a table in hash order, so even the
-//!   string keys of a table that once held such a key can come out in a different order in
-//!   another VM. writ's `pairs`, `next` and `table.foreach`, and every generic `for` loop,
-//!   visit keys in one fixed order: numbers ascending, then strings in byte order, then
-//!   `false`, then `true`. Generalized iteration (`for k, v in t do`) walks a table natively,
-//!   with nothing a sandbox could replace, so before compiling writ rewrites each generic
-//!   `for` loop to pass its expression list through the prelude (`for k, v in t do` runs as
+//! * **No table is laid out by address.** Luau places a table, function or thread used as a
+//!   key by its address, so a table that holds (or once held) one is laid out differently in
+//!   different VMs: its walk order, and which border `#` picks when it has holes, can change
+//!   from one VM to the next. Before compiling, writ rewrites the chunk's source (within lines,
+//!   so error lines stay the chunk's) so that every key stored by an assignment or a
+//!   constructor (`t[k] = v`, `t[k] += v`, `t[a], u[b] = …`, `{[k] = v}`) passes through a
+//!   check that refuses a table, function or thread (`lua-runtime`, naming the line); nothing
+//!   else can add such a key (`rawset` and metatables are not allow-listed, the libraries add
+//!   integer keys). Reading with one finds nothing.
+//! * **Every walk over a table has one order.** `pairs`, `next`, `table.foreach` and every
+//!   generic `for` loop visit keys in one fixed order: numbers ascending, then strings in byte
+//!   order, then `false`, then `true`. Generalized iteration (`for k, v in t do`) walks a table
+//!   natively, with nothing a sandbox could replace, so the rewrite passes each generic `for`
+//!   loop's expression list through the prelude (`for k, v in t do` runs as
 //!   `for k, v in __writ_iterate( t ) do`; iterator functions such as `string.gmatch` pass
-//!   through untouched, and line numbers stay the chunk's). A table keyed by a table,
-//!   function or thread has no fixed order and cannot be walked: the walk raises a
-//!   `lua-runtime` error before visiting anything, the same error in every VM. Reading such
-//!   a table by key works as usual. The name `__writ_iterate` is reserved (`lua-syntax`).
-//!
+//!   through untouched). Unlike hash order, the fixed order survives a Luau upgrade, so a run
+//!   replayed on a later build walks its tables the same way. Names beginning `__writ_` are
+//!   reserved (`lua-syntax`).
+
 //! # Luau for chunk authors
 //! # Luau for chunk authors
 //!
@@ -80,8 +85,9 @@
 //! count beyond the 32-bit range gives the empty string; there is no `goto`; and there are no
 //! proper tail calls, so an endless tail call overflows the stack (`lua-stack`).
 //!
-//! In writ, walking a table visits its keys in the fixed order above, whichever way it is
-//! written. The keys are taken when the walk starts: a key removed during the walk is skipped
+//! In writ, a table key is a string, a number or a boolean: to keep a set of tables, key it by
+//! an id they carry. Walking a table visits its keys in the fixed order above, whichever way it
+//! is written. The keys are taken when the walk starts: a key removed during the walk is skipped
 //! and one added is not visited (Lua leaves both undefined). Ordering costs one budget unit
 //! per key, plus the sort when the keys were not already in order (an array's always are):
 //! Luau's C sort takes at most a few milliseconds' worth of keys at a time, and longer lists
@@ -230,8 +236,8 @@
 #![deny(missing_docs)]
 
 mod error;
-mod loops;
 mod marshal;
+mod rewrite;
 mod sandbox;
 mod ticker;
 mod vm;

@@ -12,8 +12,8 @@ use writ_core::{Limits, Meter, Value};
 
 use crate::LuaLimits;
 use crate::error::{Error, Stop};
-use crate::loops::{self, ITERATE, Refusal};
 use crate::marshal::{self, Builder, MAX_DEPTH};
+use crate::rewrite::{self, RESERVED_PREFIX, Refusal};
 use crate::ticker;
 
 /// The trusted Luau that builds the allow-listed globals.
@@ -349,7 +349,7 @@ const COMPILE_STACK: usize = 16 << 20;
 /// nesting in the source can overflow the caller's stack. The bytecode is writ's own, never a
 /// script's, and is loaded only into the VM that asked for it.
 fn compile_text(source: &str) -> Result<Vec<u8>, Error> {
-    match loops::instrument(source) {
+    match rewrite::instrument(source) {
         Ok(Cow::Borrowed(_)) => compile_on_thread(source),
         // A rewrite that does not compile means the original does not either (its own error is
         // the one to report) or the scanner lost its way; either way nothing runs.
@@ -359,7 +359,10 @@ fn compile_text(source: &str) -> Result<Vec<u8>, Error> {
         }),
         Err(Refusal::Reserved { line }) => Err(Error::new(
             "lua-syntax",
-            format!("chunk:{line}: the name `{ITERATE}` is reserved: writ's for-in loops call it; choose another name"),
+            format!(
+                "chunk:{line}: names beginning `{RESERVED_PREFIX}` are reserved for the functions writ's rewrite of \
+                 loops and table keys calls; choose another name"
+            ),
         )),
         Err(Refusal::Unfollowed) => {
             compile_on_thread(source)?;
@@ -372,8 +375,8 @@ fn compile_text(source: &str) -> Result<Vec<u8>, Error> {
 fn unfollowed() -> Error {
     Error::new(
         "lua-sandbox",
-        "writ could not follow this chunk's blocks to make its for-in loops walk tables in a fixed order, \
-         though Luau compiles it; simplify the syntax around its loops and report the chunk as a bug",
+        "writ could not follow this chunk's blocks to rewrite its for-in loops and table keys, though Luau \
+         compiles it; simplify the syntax around its loops and assignments and report the chunk as a bug",
     )
 }
 

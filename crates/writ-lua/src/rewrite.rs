@@ -1,38 +1,80 @@
-//! Fixed-order iteration for every generic `for` loop.
+//! The source rewrite that keeps Luau's address-dependent table layout out of every answer.
 //!
-//! Luau hashes a table, function or thread used as a table key by its address, and the order in
-//! which a table's hash part is walked follows those hashes, so two VMs can walk the same table
-//! in different orders. `pairs` and `next` are writ's own (they visit keys in a fixed order, see
-//! the prelude), but Luau's generalized iteration, `for k, v in t do`, walks a table natively
-//! without calling anything a sandbox could replace. So before a chunk is compiled, writ hands
-//! every generic `for` loop's expression list to the prelude's [`ITERATE`]:
-//! `for k, v in t do` becomes `for k, v in __writ_iterate( t ) do`. `__writ_iterate` passes an
-//! iterator function and its state through unchanged and turns a table into writ's ordered
-//! `pairs`, so every loop over a table visits its keys in the same order in every VM.
+//! Luau hashes a table, function or thread used as a table key by its address, so a table that
+//! holds (or once held) such a key is laid out differently in different VMs: its walk order,
+//! and even which border `#` picks when it has holes, can change from one VM to the next.
+//! writ closes this at the two places a chunk's text can reach it:
+//!
+//! * **Keys.** A table, function or thread can never be stored as a key. Every key written
+//!   by an assignment (`t[k] = v`, `t[k] += v`, `t[a], u[b] = …`) or a constructor
+//!   (`{[k] = v}`) passes through the prelude's `__writ_key`, which refuses such a key with an
+//!   error naming the line. Nothing else can add a key that is not a string, number or
+//!   boolean: `rawset` and metatables are not allow-listed, and the libraries add integer keys
+//!   only. Reading with such a key is allowed and finds nothing.
+//! * **Walks.** `pairs`, `next` and `table.foreach` are writ's own and visit keys in one fixed
+//!   order (see the prelude). Luau's generalized iteration, `for k, v in t do`, walks a table
+//!   natively without calling anything a sandbox could replace, so every generic `for` loop's
+//!   expression list is handed to the prelude's `__writ_iterate`: `for k, v in t do` becomes
+//!   `for k, v in __writ_iterate( t ) do`, which turns a table into the fixed-order walk and
+//!   passes an iterator function through unchanged. The fixed order (numbers, then strings in
+//!   byte order, then booleans) also outlives a Luau upgrade, which hash order would not.
 //!
 //! The rewrite only inserts text within lines, so Luau's line numbers in errors stay the
-//! chunk's own. Finding each loop's `in` and its `do` needs the chunk's block structure, which
-//! [`instrument`] follows with a lexer and a stack of open constructs rather than a parser: it is
-//! linear in the source, never recurses, and needs to know only which tokens open and close
-//! blocks. The one construct a lexer cannot place by itself, an `if` that may be a statement
-//! (closed by `end`) or an expression (`x = if a then b else c`, no `end`), is told apart by
-//! the token before it: an `if` where an expression is expected is an expression.
+//! chunk's own. Finding each loop's `in` and `do`, and each stored key's brackets, needs the
+//! chunk's block structure, which [`instrument`] follows with a lexer and a stack of open
+//! constructs rather than a parser: it is linear in the source, never recurses, and needs to
+//! know only which tokens open and close blocks. The one construct a lexer cannot place by
+//! itself, an `if` that may be a statement (closed by `end`) or an expression
+//! (`x = if a then b else c`, no `end`), is told apart by the token before it: an `if` where
+//! an expression is expected is an expression.
 
 use std::borrow::Cow;
 
-/// The global the instrumented loops call, which no chunk may name.
-pub(crate) const ITERATE: &str = "__writ_iterate";
+/// Names beginning with this are writ's (the prelude's `__writ_iterate` and `__writ_key`): no
+/// chunk may use one.
+pub(crate) const RESERVED_PREFIX: &str = "__writ_";
 
 /// Text inserted after a generic `for` loop's `in`.
-const OPEN: &str = " __writ_iterate(";
+const LOOP_OPEN: &str = " __writ_iterate(";
 
 /// Text inserted before that loop's `do`.
-const CLOSE: &str = ") ";
+const LOOP_CLOSE: &str = ") ";
+
+/// Text inserted after the `[` of a key being stored.
+const KEY_OPEN: &str = " __writ_key(";
+
+/// Text inserted before that key's `]`.
+const KEY_CLOSE: &str = ") ";
+
+/// Luau's reserved words: never a name in a target list.
+const KEYWORDS: [&[u8]; 21] = [
+    b"and",
+    b"break",
+    b"do",
+    b"else",
+    b"elseif",
+    b"end",
+    b"false",
+    b"for",
+    b"function",
+    b"if",
+    b"in",
+    b"local",
+    b"nil",
+    b"not",
+    b"or",
+    b"repeat",
+    b"return",
+    b"then",
+    b"true",
+    b"until",
+    b"while",
+];
 
 /// Why a chunk could not be instrumented.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Refusal {
-    /// The chunk names [`ITERATE`], on this line.
+    /// The chunk uses a name beginning with [`RESERVED_PREFIX`], on this line.
     Reserved {
         /// 1-based line of the name.
         line: usize,
@@ -47,8 +89,8 @@ pub(crate) enum Refusal {
 enum Open {
     /// `(`.
     Paren,
-    /// `[`.
-    Bracket,
+    /// `[`, its contents beginning at `key_at`.
+    Bracket { key_at: usize },
     /// `{` of a table constructor or a table type.
     Brace,
     /// `{` inside a backtick string, closed by `}`, after which the string goes on.
@@ -71,12 +113,13 @@ enum Open {
     IfExpression,
 }
 
-/// Rewrites every generic `for` loop of `source` to call [`ITERATE`] on its expression list;
-/// a chunk with none comes back borrowed.
+/// Rewrites every generic `for` loop of `source` to pass its expression list through
+/// `__writ_iterate`, and every stored key through `__writ_key`; a chunk with neither comes
+/// back borrowed.
 ///
 /// # Errors
 ///
-/// [`Refusal::Reserved`] when the chunk names [`ITERATE`]; [`Refusal::Unfollowed`] when its
+/// [`Refusal::Reserved`] when the chunk uses a reserved name; [`Refusal::Unfollowed`] when its
 /// blocks do not nest (a chunk Luau would not compile, in practice).
 pub(crate) fn instrument(source: &str) -> Result<Cow<'_, str>, Refusal> {
     let mut scanner = Scanner {
@@ -85,12 +128,15 @@ pub(crate) fn instrument(source: &str) -> Result<Cow<'_, str>, Refusal> {
         open: Vec::new(),
         expression_follows: false,
         inserts: Vec::new(),
+        pending: Vec::new(),
+        pending_depth: 0,
+        pending_last: Last::Other,
     };
     scanner.run()?;
     if scanner.inserts.is_empty() {
         return Ok(Cow::Borrowed(source));
     }
-    // Insertions arrive in the order loops close, not in source order.
+    // Insertions arrive in the order loops and brackets close, not in source order.
     scanner.inserts.sort_by_key(|&(at, _)| at);
     let added: usize = scanner.inserts.iter().map(|(_, text)| text.len()).sum();
     let mut out = String::with_capacity(source.len() + added);
@@ -117,6 +163,26 @@ struct Scanner<'a> {
     expression_follows: bool,
     /// Text to insert, by byte offset (always at a token boundary, so a char boundary).
     inserts: Vec<(usize, &'static str)>,
+    /// Keys followed by a `,` at statement level: assignment targets if the statement goes on
+    /// to an `=` (`t[k], u = 1, 2`), reads otherwise (`local a, b = t[k], 2`). Each is the
+    /// span of the key between its brackets.
+    pending: Vec<(usize, usize)>,
+    /// How many constructs were open where the pending keys were seen.
+    pending_depth: usize,
+    /// The kind of the last token seen at that depth since.
+    pending_last: Last,
+}
+
+/// What the last token of a possible assignment target list was, to tell `t[k], u = …` from
+/// a new statement that begins right after a read (`local a, b = t[k], u` then `x = 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Last {
+    /// A name.
+    Name,
+    /// A closing bracket or a string (a call argument): what a prefix expression can end with.
+    End,
+    /// `,`, `.`, `:` or an opening bracket: the target list goes on.
+    Other,
 }
 
 impl Scanner<'_> {
@@ -127,6 +193,9 @@ impl Scanner<'_> {
             let Some(&byte) = self.bytes.get(self.at) else {
                 break;
             };
+            if !self.pending.is_empty() && self.open.len() == self.pending_depth {
+                self.follow_pending(byte);
+            }
             match byte {
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.word()?,
                 b'0'..=b'9' => self.number(),
@@ -148,13 +217,21 @@ impl Scanner<'_> {
                         self.long_body(level)?;
                         self.expression_follows = false;
                     } else {
-                        self.push(Open::Bracket);
+                        self.push(Open::Bracket { key_at: self.at + 1 });
                     }
                 }
                 b'(' => self.push(Open::Paren),
                 b'{' => self.push(Open::Brace),
                 b')' => self.close(Open::Paren)?,
-                b']' => self.close(Open::Bracket)?,
+                b']' => {
+                    let Some(Open::Bracket { key_at }) = self.open.pop() else {
+                        return Err(Refusal::Unfollowed);
+                    };
+                    let key_end = self.at;
+                    self.at += 1;
+                    self.expression_follows = false;
+                    self.key_read_or_stored(key_at, key_end)?;
+                }
                 b'}' => {
                     if self.open.last() == Some(&Open::Interpolation) {
                         self.open.pop();
@@ -175,12 +252,105 @@ impl Scanner<'_> {
                     self.expression_follows = true;
                 }
             }
+            if !self.pending.is_empty() {
+                if self.open.len() < self.pending_depth {
+                    self.pending.clear();
+                } else if self.open.len() == self.pending_depth && matches!(byte, b')' | b']' | b'}') {
+                    self.pending_last = Last::End;
+                }
+            }
         }
         if self.open.is_empty() {
             Ok(())
         } else {
             Err(Refusal::Unfollowed)
         }
+    }
+
+    /// After the `]` of `t[k]`: wraps the key if the index is being assigned to, or keeps it
+    /// pending if a `,` follows at statement level and the statement may be an assignment to
+    /// several targets.
+    fn key_read_or_stored(&mut self, key_at: usize, key_end: usize) -> Result<(), Refusal> {
+        let next = self.skip_from(self.at)?;
+        let rest = &self.bytes[next..];
+        let assigned = (rest.starts_with(b"=") && !rest.starts_with(b"=="))
+            || ["+=", "-=", "*=", "/=", "//=", "%=", "^=", "..="]
+                .iter()
+                .any(|op| rest.starts_with(op.as_bytes()));
+        if assigned {
+            self.wrap_key(key_at, key_end);
+        } else if rest.starts_with(b",") && self.at_statement_level() {
+            if self.pending_depth != self.open.len() {
+                self.pending.clear();
+                self.pending_depth = self.open.len();
+            }
+            self.pending.push((key_at, key_end));
+        }
+        Ok(())
+    }
+
+    /// Passes the key between `key_at` and `key_end` through `__writ_key`.
+    fn wrap_key(&mut self, key_at: usize, key_end: usize) {
+        self.inserts.push((key_at, KEY_OPEN));
+        self.inserts.push((key_end, KEY_CLOSE));
+    }
+
+    /// Whether the innermost open construct holds statements, not an expression.
+    fn at_statement_level(&self) -> bool {
+        matches!(
+            self.open.last(),
+            None | Some(
+                Open::Function | Open::Block | Open::Repeat | Open::IfStatement | Open::Loop { awaiting_do: false, .. }
+            )
+        )
+    }
+
+    /// A token at the depth of the pending keys, starting with `byte`: an `=` makes them
+    /// assignment targets; what may go on in a target list keeps them; anything else, or a
+    /// name right after a complete expression (a new statement), makes them reads.
+    fn follow_pending(&mut self, byte: u8) {
+        let rest = &self.bytes[self.at..];
+        let last = match byte {
+            b'=' if !rest.starts_with(b"==") => {
+                for (key_at, key_end) in std::mem::take(&mut self.pending) {
+                    self.wrap_key(key_at, key_end);
+                }
+                return;
+            }
+            b',' | b'(' | b'[' | b'{' => Some(Last::Other),
+            b'.' if !rest.starts_with(b"..") => Some(Last::Other),
+            b':' if !rest.starts_with(b"::") => Some(Last::Other),
+            b'"' | b'\'' if self.pending_last != Last::Other => Some(Last::End),
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                let length = rest
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                    .count();
+                let keyword = KEYWORDS.contains(&&rest[..length]);
+                (!keyword && self.pending_last == Last::Other).then_some(Last::Name)
+            }
+            _ => None,
+        };
+        match last {
+            Some(last) => self.pending_last = last,
+            None => self.pending.clear(),
+        }
+    }
+
+    /// The position of the first byte from `at` that is not whitespace or a comment.
+    fn skip_from(&self, at: usize) -> Result<usize, Refusal> {
+        let mut probe = Scanner {
+            bytes: self.bytes,
+            at,
+            open: Vec::new(),
+            expression_follows: false,
+            inserts: Vec::new(),
+            pending: Vec::new(),
+            pending_depth: 0,
+            pending_last: Last::Other,
+        };
+        probe.skip_space_and_comments()?;
+        Ok(probe.at)
     }
 
     /// The byte `offset` past the current one.
@@ -348,8 +518,8 @@ impl Scanner<'_> {
                 {
                     *awaiting_do = false;
                     if let Some(after_in) = generic_at.take() {
-                        self.inserts.push((after_in, OPEN));
-                        self.inserts.push((start, CLOSE));
+                        self.inserts.push((after_in, LOOP_OPEN));
+                        self.inserts.push((start, LOOP_CLOSE));
                     }
                 } else {
                     self.open.push(Open::Block);
@@ -397,7 +567,7 @@ impl Scanner<'_> {
                 true
             }
             b"and" | b"or" | b"not" | b"return" | b"local" => true,
-            name if name == ITERATE.as_bytes() => {
+            name if name.starts_with(RESERVED_PREFIX.as_bytes()) => {
                 let line = 1 + self.bytes[..start].iter().filter(|&&b| b == b'\n').count();
                 return Err(Refusal::Reserved { line });
             }
@@ -478,6 +648,48 @@ mod tests {
             rewritten(source),
             source.replace("in t do", "in __writ_iterate( t ) do")
         );
+    }
+
+    #[test]
+    fn stored_keys_are_wrapped_and_read_keys_left_alone() {
+        let key = |k: &str| format!("[ __writ_key({k}) ]");
+        assert_eq!(rewritten("t[k] = 1"), format!("t{} = 1", key("k")));
+        assert_eq!(
+            rewritten("t[k] += 1 t[k] ..= 'x' t[k] //= 2"),
+            format!("t{0} += 1 t{0} ..= 'x' t{0} //= 2", key("k"))
+        );
+        assert_eq!(
+            rewritten("return t[k] == 1, {t[k]}, f(t[k], 2)"),
+            "return t[k] == 1, {t[k]}, f(t[k], 2)"
+        );
+        assert_eq!(
+            rewritten("local u = {[k] = 1, [j]= 2, t[i]}"),
+            format!("local u = {{{} = 1, {}= 2, t[i]}}", key("k"), key("j"))
+        );
+        assert_eq!(rewritten("a.b[c[d]].e[f] = 1"), format!("a.b[c[d]].e{} = 1", key("f")));
+        // Several targets: the keys before the `=` are stored, those after it are read.
+        assert_eq!(
+            rewritten("t[a], u.v, w[b] = x[c], 2"),
+            format!("t{}, u.v, w{} = x[c], 2", key("a"), key("b"))
+        );
+        assert_eq!(
+            rewritten("f(g)[a], h[b] = 1, 2"),
+            format!("f(g){}, h{} = 1, 2", key("a"), key("b"))
+        );
+        // A read followed by a comma, then a new statement: nothing is stored.
+        for source in [
+            "local a, b = t[1], t[2]\ncount = 0",
+            "x, y = t[1], t[2] z = 3",
+            "return t[1], 2",
+            "print(t[1], 2) y = 1",
+            "for i = t[1], t[2] do end x = 1",
+            "local a = t[1], \"s\" == y",
+        ] {
+            assert_eq!(rewritten(source), source);
+        }
+        // Comments between the bracket and the `=` do not hide it; `==` is a comparison.
+        assert_eq!(rewritten("t[k] --[[ c ]] = 1"), format!("t{} --[[ c ]] = 1", key("k")));
+        assert_eq!(rewritten("local b = t[k] == 1"), "local b = t[k] == 1");
     }
 
     #[test]
