@@ -582,6 +582,8 @@ impl Scanner<'_> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     /// The instrumented text of `source`.
@@ -713,6 +715,35 @@ mod tests {
             "in",
         ] {
             assert_eq!(instrument(broken), Err(Refusal::Unfollowed), "{broken}");
+        }
+    }
+
+    /// Whether `inner`'s bytes appear in `outer` in order.
+    fn is_subsequence(inner: &str, outer: &str) -> bool {
+        let mut rest = outer.bytes();
+        inner.bytes().all(|b| rest.any(|o| o == b))
+    }
+
+    /// Luau-ish fragments, so generated text reaches deep into the scanner's states.
+    const FRAGMENTS: [&str; 44] = [
+        "for", " ", "in", "do", "end", "if", "then", "else", "elseif", "[", "]", "=", ",", "{", "}", "(", ")", "`",
+        "'", "\"", "--", "[[", "]]", "[=[", "\n", "t", "k", ".", ":", "::", "function", "repeat", "until", "while",
+        "local", "==", "+=", "\\", "0x1", "1e", ";", "...", "return", "__writ_",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        #[test]
+        fn any_text_is_followed_or_refused_and_only_ever_gains_text(
+            parts in prop::collection::vec(prop::sample::select(FRAGMENTS.to_vec()), 0..80),
+            noise in "\\PC{0,40}",
+        ) {
+            for source in [parts.concat(), noise] {
+                if let Ok(out) = instrument(&source) {
+                    prop_assert!(is_subsequence(&source, &out), "{source:?} became {out:?}");
+                }
+            }
         }
     }
 }
