@@ -229,6 +229,11 @@ impl Jexl {
         self.transforms.keys().map(String::as_str)
     }
 
+    /// The names of the registered functions, in byte order.
+    pub fn function_names(&self) -> impl Iterator<Item = &str> {
+        self.functions.keys().map(String::as_str)
+    }
+
     /// Parses `source` once, resolving its calls against this engine's registrations.
     ///
     /// # Errors

@@ -110,6 +110,11 @@ fn registrations_resolve_when_compiled() {
     assert_eq!(after.eval("2|twice", &Value::Null).ok(), Some(Value::from(4.0)));
     assert_eq!(before.transform_names().count(), 0);
     assert_eq!(after.transform_names().collect::<Vec<_>>(), vec!["twice"]);
+    let functions = after
+        .with_function("b", |_| Ok(Value::Null))
+        .with_function("a", |_| Ok(Value::Null));
+    assert_eq!(functions.function_names().collect::<Vec<_>>(), vec!["a", "b"]);
+    assert_eq!(functions.transform_names().collect::<Vec<_>>(), vec!["twice"]);
 }
 
 #[test]

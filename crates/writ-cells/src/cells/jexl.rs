@@ -17,15 +17,11 @@ use crate::seam::{
 /// exist only as the [`Jexl`] engine the cell is built with registers them; the default
 /// registers none, so a pipe resolves nothing.
 ///
-/// Freeze checks every transform a predicate calls against the engine's registrations. writ-jexl
-/// does not list an engine's functions, so register functions through
-/// [`JexlCell::with_function`], which tells freeze about them; a function registered on the
-/// engine directly is refused at freeze as unregistered.
+/// Freeze checks every transform and function a predicate calls against the engine's
+/// registrations.
 pub struct JexlCell {
     /// The engine: its transforms, functions and limits.
     jexl: Jexl,
-    /// The functions registered through the cell, in registration order.
-    functions: Vec<String>,
     /// Compiled expressions by source.
     cache: Cache<String, Compiled<Expression>>,
 }
@@ -36,7 +32,6 @@ impl JexlCell {
     pub fn new(jexl: Jexl) -> JexlCell {
         JexlCell {
             jexl,
-            functions: Vec::new(),
             cache: Cache::new(),
         }
     }
@@ -47,15 +42,7 @@ impl JexlCell {
         name: &str,
         f: impl Fn(&[Value]) -> Result<Value, String> + Send + Sync + 'static,
     ) -> JexlCell {
-        let mut functions = self.functions;
-        if !functions.iter().any(|known| known == name) {
-            functions.push(name.to_string());
-        }
-        JexlCell {
-            jexl: self.jexl.with_function(name, f),
-            functions,
-            cache: Cache::new(),
-        }
+        JexlCell::new(self.jexl.with_function(name, f))
     }
 
     /// Decides `node` over `context`.
@@ -155,7 +142,7 @@ fn validate(cell: &JexlCell, node: &PredicateNode) -> Result<(), CellError> {
             ),
         ));
     }
-    let functions: Vec<&str> = cell.functions.iter().map(String::as_str).collect();
+    let functions: Vec<&str> = cell.jexl.function_names().collect();
     if let Some(missing) = unregistered(&expression.functions(), &functions).first() {
         return Err(CellError::invalid(
             node,
