@@ -117,12 +117,12 @@ impl Error {
             },
             mlua::Error::StackError => Error::stack("the Lua stack is full"),
             other => {
-                let text = other.to_string();
-                let text = first_line(&text);
+                let full = other.to_string();
+                let text = first_line(&full);
                 if text.contains("stack overflow") {
                     Error::stack(text)
                 } else {
-                    Error::new("lua-runtime", scrub_address(text))
+                    Error::new("lua-runtime", scrub_address(&at_chunk_line(text, &full)))
                 }
             }
         }
@@ -154,6 +154,27 @@ fn first_line(text: &str) -> &str {
     let text = text.strip_prefix("runtime error: ").unwrap_or(text);
     let text = text.strip_prefix("syntax error: ").unwrap_or(text);
     text.lines().next().unwrap_or("").trim_end()
+}
+
+/// A library error raised inside one of the prelude's wrappers (a malformed pattern in
+/// `string.find`, a bad option to `string.format`, a failed comparison in `table.sort`) carries
+/// the wrapper's position; the traceback mlua appends names the chunk line that called it, and
+/// that is the position the author needs.
+fn at_chunk_line(text: &str, full: &str) -> String {
+    let Some(rest) = text.strip_prefix("writ-prelude:") else {
+        return text.to_owned();
+    };
+    let Some((_, message)) = rest.split_once(": ") else {
+        return text.to_owned();
+    };
+    let caller = full.lines().map(str::trim_start).find_map(|frame| {
+        let line = frame.strip_prefix("chunk:")?.split_once(':')?.0;
+        line.bytes().all(|b| b.is_ascii_digit()).then_some(line)
+    });
+    match caller {
+        Some(line) => format!("chunk:{line}: {message}"),
+        None => message.to_owned(),
+    }
 }
 
 /// An error object that is a table or a function prints as its address, which differs between

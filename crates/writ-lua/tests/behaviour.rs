@@ -219,6 +219,37 @@ fn errors_carry_their_code_lua_text_and_position() {
 }
 
 #[test]
+fn library_errors_name_the_chunks_line_not_the_preludes() {
+    let sandbox = sandbox();
+    for (source, message) in [
+        (
+            "local x = 1\nreturn string.find('a', '%')",
+            "chunk:2: malformed pattern (ends with '%')",
+        ),
+        (
+            "local x = 1\nreturn ('a'):find('[a')",
+            "chunk:2: malformed pattern (missing ']')",
+        ),
+        (
+            "local x = 1\nreturn string.format('%y', 1)",
+            "chunk:2: invalid option '%y' to 'format'",
+        ),
+        (
+            "local t = {3, 'x', 1}\ntable.sort(t) return t",
+            "chunk:2: attempt to compare string < number",
+        ),
+        // An error a chunk's own comparator raises keeps the comparator's line.
+        (
+            "table.sort({3, 1}, function(a, b)\nreturn a.x < b end)",
+            "chunk:2: attempt to index number with 'x'",
+        ),
+    ] {
+        let error = sandbox.evaluate(source, &Value::Undefined).expect_err(source);
+        assert_eq!(error.message(), message, "{source}");
+    }
+}
+
+#[test]
 fn pcall_still_catches_ordinary_errors() {
     let sandbox = sandbox();
     let source = "local ok, e = pcall(error, 'nope', 0) return {ok, e}";
@@ -523,8 +554,9 @@ fn find_answers_as_luau_does_for_every_kind_of_pattern_and_start() {
                     Value::String(text) => text.to_string_lossy().into_owned(),
                     other => panic!("find({s:?}, {p:?}, {i}) answered {other:?}"),
                 };
-                // Luau prefixes a pattern error with the calling Lua function's position, which
-                // in the sandbox is the prelude's wrapper; the oracle calls find from C.
+                // A pattern error a chunk catches itself carries the position of the prelude's
+                // wrapper, the Lua function that called Luau's find (the oracle calls it from C);
+                // only an error that ends the evaluation is moved to the chunk's line.
                 let got = match got.split_once(" writ-prelude:") {
                     Some((head, tail)) => format!("{head} {}", tail.split_once(": ").map_or(tail, |(_, m)| m)),
                     None => got,
