@@ -43,6 +43,15 @@ impl Language {
             Language::Jexl => "jexl",
         }
     }
+
+    /// The reference implementation, as reports name it.
+    pub fn reference(self) -> &'static str {
+        match self {
+            Language::Js => "node",
+            Language::Jsonata => "jsonata 2.2.2",
+            Language::Jexl => "jexl 2.3.0",
+        }
+    }
 }
 
 /// The oracle could not answer.
