@@ -122,16 +122,7 @@ enum Open {
 /// [`Refusal::Reserved`] when the chunk uses a reserved name; [`Refusal::Unfollowed`] when its
 /// blocks do not nest (a chunk Luau would not compile, in practice).
 pub(crate) fn instrument(source: &str) -> Result<Cow<'_, str>, Refusal> {
-    let mut scanner = Scanner {
-        bytes: source.as_bytes(),
-        at: 0,
-        open: Vec::new(),
-        expression_follows: false,
-        inserts: Vec::new(),
-        pending: Vec::new(),
-        pending_depth: 0,
-        pending_last: Last::Other,
-    };
+    let mut scanner = Scanner::new(source.as_bytes(), 0);
     scanner.run()?;
     if scanner.inserts.is_empty() {
         return Ok(Cow::Borrowed(source));
@@ -185,7 +176,21 @@ enum Last {
     Other,
 }
 
-impl Scanner<'_> {
+impl<'a> Scanner<'a> {
+    /// A scanner of `bytes` from `at`, outside any construct.
+    fn new(bytes: &'a [u8], at: usize) -> Scanner<'a> {
+        Scanner {
+            bytes,
+            at,
+            open: Vec::new(),
+            expression_follows: false,
+            inserts: Vec::new(),
+            pending: Vec::new(),
+            pending_depth: 0,
+            pending_last: Last::Other,
+        }
+    }
+
     /// Scans the whole source.
     fn run(&mut self) -> Result<(), Refusal> {
         loop {
@@ -339,16 +344,7 @@ impl Scanner<'_> {
 
     /// The position of the first byte from `at` that is not whitespace or a comment.
     fn skip_from(&self, at: usize) -> Result<usize, Refusal> {
-        let mut probe = Scanner {
-            bytes: self.bytes,
-            at,
-            open: Vec::new(),
-            expression_follows: false,
-            inserts: Vec::new(),
-            pending: Vec::new(),
-            pending_depth: 0,
-            pending_last: Last::Other,
-        };
+        let mut probe = Scanner::new(self.bytes, at);
         probe.skip_space_and_comments()?;
         Ok(probe.at)
     }
