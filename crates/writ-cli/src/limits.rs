@@ -59,126 +59,61 @@ pub struct LimitName {
     pub amounts: Amounts,
 }
 
+/// A limit that takes an integer from 0 up.
+const fn count(name: &'static str, field: LimitField) -> LimitName {
+    LimitName {
+        name,
+        field,
+        amounts: Amounts::NonNegative,
+    }
+}
+
+/// A limit that takes an integer from 1 up, or `"Infinity"`.
+const fn bound_or_infinity(name: &'static str, field: LimitField) -> LimitName {
+    LimitName {
+        name,
+        field,
+        amounts: Amounts::PositiveOrInfinity,
+    }
+}
+
 /// A step count and a time in milliseconds, as seed 004 names them (`steps`, `ms`).
-pub const STEPS_AND_MS: &[LimitName] = &[
-    LimitName {
-        name: "steps",
-        field: LimitField::Steps,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "ms",
-        field: LimitField::Milliseconds,
-        amounts: Amounts::NonNegative,
-    },
-];
+pub const STEPS_AND_MS: &[LimitName] = &[count("steps", LimitField::Steps), count("ms", LimitField::Milliseconds)];
 
 /// Seed 004's budget names for the js language.
 pub const JS_LIMITS: &[LimitName] = &[
-    LimitName {
-        name: "steps",
-        field: LimitField::Steps,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "ms",
-        field: LimitField::Milliseconds,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "maxStringLength",
-        field: LimitField::StringLength,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "maxArrayLength",
-        field: LimitField::ArrayLength,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "maxTotalAllocation",
-        field: LimitField::TotalAllocation,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "maxSourceLength",
-        field: LimitField::SourceLength,
-        amounts: Amounts::NonNegative,
-    },
+    count("steps", LimitField::Steps),
+    count("ms", LimitField::Milliseconds),
+    count("maxStringLength", LimitField::StringLength),
+    count("maxArrayLength", LimitField::ArrayLength),
+    count("maxTotalAllocation", LimitField::TotalAllocation),
+    count("maxSourceLength", LimitField::SourceLength),
 ];
 
 /// Seed 001's expression limits for jsonata: `timeout` (ms), `depth`, `steps`, and `sequence`
 /// (the longest sequence or array one evaluation may build).
 pub const JSONATA_LIMITS: &[LimitName] = &[
-    LimitName {
-        name: "timeout",
-        field: LimitField::Milliseconds,
-        amounts: Amounts::PositiveOrInfinity,
-    },
-    LimitName {
-        name: "depth",
-        field: LimitField::Depth,
-        amounts: Amounts::PositiveOrInfinity,
-    },
-    LimitName {
-        name: "steps",
-        field: LimitField::Steps,
-        amounts: Amounts::PositiveOrInfinity,
-    },
-    LimitName {
-        name: "sequence",
-        field: LimitField::ArrayLength,
-        amounts: Amounts::PositiveOrInfinity,
-    },
+    bound_or_infinity("timeout", LimitField::Milliseconds),
+    bound_or_infinity("depth", LimitField::Depth),
+    bound_or_infinity("steps", LimitField::Steps),
+    bound_or_infinity("sequence", LimitField::ArrayLength),
 ];
 
 /// The jexl cell's limits, in seed 004's names: steps, ms, and the longest string and array
 /// one evaluation may build, plus the deepest nesting.
 pub const JEXL_LIMITS: &[LimitName] = &[
-    LimitName {
-        name: "steps",
-        field: LimitField::Steps,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "ms",
-        field: LimitField::Milliseconds,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "maxStringLength",
-        field: LimitField::StringLength,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "maxArrayLength",
-        field: LimitField::ArrayLength,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "maxDepth",
-        field: LimitField::Depth,
-        amounts: Amounts::NonNegative,
-    },
+    count("steps", LimitField::Steps),
+    count("ms", LimitField::Milliseconds),
+    count("maxStringLength", LimitField::StringLength),
+    count("maxArrayLength", LimitField::ArrayLength),
+    count("maxDepth", LimitField::Depth),
 ];
 
 /// The Lua cell's limits, named as seed 000's `status()` names them.
 pub const LUA_LIMITS: &[LimitName] = &[
-    LimitName {
-        name: "timeoutMs",
-        field: LimitField::Milliseconds,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "instructionLimit",
-        field: LimitField::Steps,
-        amounts: Amounts::NonNegative,
-    },
-    LimitName {
-        name: "memoryCeilingBytes",
-        field: LimitField::MemoryBytes,
-        amounts: Amounts::NonNegative,
-    },
+    count("timeoutMs", LimitField::Milliseconds),
+    count("instructionLimit", LimitField::Steps),
+    count("memoryCeilingBytes", LimitField::MemoryBytes),
 ];
 
 /// The largest integer a JSON number holds exactly.
