@@ -58,3 +58,20 @@ for path in sorted(jexl_tests.glob("corpus/*.jsonl")) + sorted(jexl_tests.glob("
         else:
             data = json.dumps(case.get("data", {}), ensure_ascii=False)
         (jexl / f"{path.stem}{idx:04}").write_bytes((case["expr"] + "\0" + data).encode("utf-8", "surrogatepass"))
+lua = here / "corpus" / "lua"
+lua.mkdir(parents=True, exist_ok=True)
+lua_tests = here / "../crates/writ-lua/tests"
+for idx, line in enumerate((lua_tests / "adversarial.txt").read_text().split("\n")):
+    if not line.strip() or line.startswith("#"):
+        continue
+    source = line.split(" | ", 2)[2]
+    (lua / f"adversarial{idx:03}").write_bytes((source + "\0" + '{"n": 41}').encode())
+for idx, line in enumerate((here / "../crates/writ-cells/tests/cells/lua.jsonl").read_text().split("\n")):
+    if not line.strip():
+        continue
+    case = json.loads(line)
+    predicate = case["node"]["predicate"]
+    if not isinstance(predicate, str):
+        continue
+    ctx = {key: items for key, items in case.get("outputs", {}).items()}
+    (lua / f"cell{idx:03}").write_bytes((predicate + "\0" + json.dumps(ctx, ensure_ascii=False)).encode())
