@@ -88,10 +88,10 @@ impl Error {
     }
 
     /// Recursion went past Luau's stack limits.
-    pub(crate) fn stack(detail: &str) -> Error {
+    pub(crate) fn stack() -> Error {
         Error::new(
             "lua-stack",
-            format!("recursion too deep ({detail}); write the recursion as a loop"),
+            "recursion too deep: the Lua stack overflowed; write the recursion as a loop",
         )
     }
 
@@ -115,12 +115,15 @@ impl Error {
                 Some(Stop(exceeded)) => Error::from_budget(*exceeded),
                 None => Error::new("lua-runtime", first_line(&external.to_string())),
             },
-            mlua::Error::StackError => Error::stack("the Lua stack is full"),
+            mlua::Error::StackError => Error::stack(),
             other => {
                 let full = other.to_string();
                 let text = first_line(&full);
-                if text.contains("stack overflow") {
-                    Error::stack(text)
+                // Where the stack runs out, Luau can fail inside the traceback handler too and
+                // report only that; the same chunk then overflows either way, so both are one
+                // answer, with one message.
+                if text.contains("stack overflow") || text == "error in error handling" {
+                    Error::stack()
                 } else {
                     Error::new("lua-runtime", scrub_address(&at_chunk_line(text, &full)))
                 }
@@ -188,4 +191,36 @@ fn scrub_address(text: &str) -> String {
         }
     }
     text.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stack_overflow_is_one_answer_however_luau_reports_it() {
+        // Found by fuzzing: the same runaway recursion was reported once as "error in error
+        // handling" (the traceback handler ran out of stack too) and once as a stack overflow.
+        let reports = [
+            mlua::Error::RuntimeError("error in error handling".into()),
+            mlua::Error::RuntimeError("chunk:1: stack overflow\nstack traceback:\n\tchunk:1: in f".into()),
+            mlua::Error::StackError,
+        ];
+        for report in &reports {
+            assert_eq!(Error::from_lua(report, 0), Error::stack(), "{report:?}");
+        }
+    }
+
+    #[test]
+    fn a_library_error_in_a_prelude_wrapper_names_the_chunks_line() {
+        let report = mlua::Error::RuntimeError(
+            "writ-prelude:134: malformed pattern (ends with '%')\nstack traceback:\n\t[C]: in ?\n\t\
+             writ-prelude:134: in function 'find'\n\tchunk:7: in function <chunk:1>"
+                .into(),
+        );
+        assert_eq!(
+            Error::from_lua(&report, 0).message(),
+            "chunk:7: malformed pattern (ends with '%')"
+        );
+    }
 }

@@ -289,7 +289,7 @@ impl Vm {
         } else if running.memory {
             Some(Error::memory(ceiling))
         } else if running.stack {
-            Some(Error::stack("the chunk caught a stack overflow"))
+            Some(Error::stack())
         } else {
             None
         };
