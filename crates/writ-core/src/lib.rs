@@ -36,6 +36,7 @@
 
 mod block_on;
 mod budget;
+pub mod date;
 mod json;
 pub mod math;
 mod number;

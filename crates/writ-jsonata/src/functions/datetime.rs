@@ -1,7 +1,6 @@
 //! Date/time built-ins: `$now`, `$millis`, `$fromMillis` and `$toMillis`, with XPath
 //! date/time pictures, in jsonata-js's reading of them.
 
-mod calendar;
 mod parse;
 mod picture;
 

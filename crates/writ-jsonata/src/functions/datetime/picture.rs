@@ -1,9 +1,10 @@
 //! XPath date/time pictures (F&O 9.8.4): literals and `[…]` variable markers, analysed into
-//! parts, and a time value written out with them (`$fromMillis`, `$now`).
+//! parts, and a time value written out with them (`$fromMillis`, `$now`), with the ISO week
+//! arithmetic their `W`, `w`, `X` and `x` components need.
 
+use writ_core::date::{MONTH_NAMES, MS_PER_DAY, UtcFields, time_clip, utc};
 use writ_core::{Str, js_number_to_string, write_json_string};
 
-use super::calendar::{Fields, MS_PER_DAY, date_utc, month_start, start_of_first_week, time_clip};
 use crate::error::{Error, Result};
 use crate::eval::Cx;
 use crate::functions::number::fdlibm;
@@ -15,22 +16,6 @@ use crate::functions::number::text::{
 
 /// The picture `$fromMillis` uses when given none: ISO 8601 with milliseconds.
 const ISO_PICTURE: &str = "[Y0001]-[M01]-[D01]T[H01]:[m01]:[s01].[f001][Z01:01t]";
-
-/// Month names.
-pub(super) const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 
 /// Day names, Monday first at 1 (ISO 8601 numbering).
 pub(super) const DAYS: [&str; 8] = [
@@ -249,9 +234,29 @@ enum Fragment {
     Undefined,
 }
 
+/// `Date.UTC(year, month)`: the first of the month at midnight.
+pub(super) fn month_start(year: f64, month: f64) -> f64 {
+    utc([year, month, 1.0, 0.0, 0.0, 0.0, 0.0])
+}
+
+/// Midnight at the start of ISO week 1 of the month (or, for January, the year) that
+/// `month` (0-based) of `year` begins: the Monday of the week holding its first Thursday.
+fn start_of_first_week(year: f64, month: f64) -> f64 {
+    let first = month_start(year, month);
+    let mut weekday = UtcFields::of(first).weekday;
+    if weekday == 0.0 {
+        weekday = 7.0;
+    }
+    if weekday > 4.0 {
+        first + (8.0 - weekday) * MS_PER_DAY
+    } else {
+        first - (weekday - 1.0) * MS_PER_DAY
+    }
+}
+
 /// The numeric value of `component` for time value `t` with fields `f`; NaN for the
 /// components that are text (`P`, `C`, `E`) or have none.
-pub(super) fn component_value(t: f64, f: &Fields, component: u16) -> f64 {
+pub(super) fn component_value(t: f64, f: &UtcFields, component: u16) -> f64 {
     match fragment(t, f, component) {
         Fragment::Number(n) => n,
         Fragment::Text(_) | Fragment::Undefined => f64::NAN,
@@ -265,8 +270,8 @@ fn weeks_between(start: f64, end: f64) -> f64 {
 
 /// The value of `component` for time value `t` with fields `f`, as jsonata-js computes it
 /// from a `Date`.
-fn fragment(t: f64, f: &Fields, component: u16) -> Fragment {
-    let today = || date_utc([f.year, f.month, f.day, 0.0, 0.0, 0.0, 0.0]);
+fn fragment(t: f64, f: &UtcFields, component: u16) -> Fragment {
+    let today = || utc([f.year, f.month, f.day, 0.0, 0.0, 0.0, 0.0]);
     let next_month = || {
         if f.month == 11.0 {
             (f.year + 1.0, 0.0)
@@ -374,7 +379,7 @@ pub(super) fn format_date_time(
         None => analyse(cx, &units(ISO_PICTURE))?,
     };
     let t = time_clip(millis + (60.0 * offset_hours + offset_minutes) * 60.0 * 1000.0);
-    let fields = Fields::of(t);
+    let fields = UtcFields::of(t);
     let zone = Zone {
         hours: offset_hours,
         minutes: offset_minutes,
@@ -400,7 +405,7 @@ struct Zone {
 }
 
 /// One marker's text.
-fn format_marker(cx: &mut Cx<'_>, t: f64, fields: &Fields, marker: &Marker, zone: Zone) -> Result<Vec<u16>> {
+fn format_marker(cx: &mut Cx<'_>, t: f64, fields: &UtcFields, marker: &Marker, zone: Zone) -> Result<Vec<u16>> {
     let component = marker.component;
     let value = fragment(t, fields, component);
     let integer = |cx: &mut Cx<'_>, n: f64| match &marker.integer {
@@ -419,7 +424,7 @@ fn format_marker(cx: &mut Cx<'_>, t: f64, fields: &Fields, marker: &Marker, zone
                 return integer(cx, n);
             };
             let name = if component == 0x4D || component == 0x78 {
-                index(&MONTHS, n - 1.0)
+                index(&MONTH_NAMES, n - 1.0)
             } else if component == 0x46 {
                 index(&DAYS, n)
             } else {
@@ -523,8 +528,21 @@ mod tests {
         assert_eq!(default_presentation(u16::from(b'Z')), Some("01:01"));
         assert_eq!(default_presentation(u16::from(b'm')), Some("01"));
         assert_eq!(default_presentation(u16::from(b'q')), None);
-        assert_eq!(index(&MONTHS, 2.0), Some("March"));
-        assert_eq!(index(&MONTHS, 12.0), None);
+        assert_eq!(index(&MONTH_NAMES, 2.0), Some("March"));
+        assert_eq!(index(&MONTH_NAMES, 12.0), None);
         assert_eq!(index(&DAYS, f64::NAN), None);
+    }
+
+    #[test]
+    fn first_weeks_start_on_the_monday_of_the_first_thursday() {
+        // 2005-01-03 is the Monday of ISO week 1 of 2005, and 2008-12-29 that of 2009.
+        assert_eq!(
+            start_of_first_week(2005.0, 0.0),
+            utc([2005.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0])
+        );
+        assert_eq!(
+            start_of_first_week(2009.0, 0.0),
+            utc([2008.0, 11.0, 29.0, 0.0, 0.0, 0.0, 0.0])
+        );
     }
 }
