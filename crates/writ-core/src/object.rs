@@ -95,7 +95,7 @@ impl KeySlot {
 }
 
 impl Drop for Object {
-    /// Takes nested containers apart one level at a time; see [`crate::value::dismantle`].
+    /// Takes nested containers apart one level at a time (`value::dismantle`), so dropping never recurses.
     fn drop(&mut self) {
         // A shared object is only released here, never taken apart.
         if self.is_unique() && self.value_slice().iter().any(Value::owns_container) {

@@ -4,7 +4,7 @@
 //!
 //! 1. Size: a blank source, or one longer than the host's limit, is refused before anything
 //!    reads it.
-//! 2. Nesting ([`scan`]): a linear pass bounds how deep the parser could recurse, so that no
+//! 2. Nesting (`scan`): a linear pass bounds how deep the parser could recurse, so that no
 //!    input can overflow the stack inside oxc, whose recursive descent has no limit of its own.
 //! 3. Syntax: oxc parses one expression (script goal, no JSX, no TypeScript); its errors
 //!    become `expression-syntax` with oxc's message and the position.

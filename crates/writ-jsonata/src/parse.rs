@@ -1,8 +1,8 @@
 //! The parser: JSONata text to [`Node`], as jsonata-js 2.2.2 parses it.
 //!
-//! Three stages, as in jsonata-js: the tokenizer ([`lexer`]), the Pratt parser that builds a
-//! raw tree ([`pratt`]), and the post-parse stage that turns it into the evaluator's tree
-//! ([`process`]). Every error is the one jsonata-js raises first for the same text, with its
+//! Three stages, as in jsonata-js: the tokenizer (`lexer`), the Pratt parser that builds a
+//! raw tree (`pratt`), and the post-parse stage that turns it into the evaluator's tree
+//! (`process`). Every error is the one jsonata-js raises first for the same text, with its
 //! code, position and token.
 //!
 //! The text may come from anyone, so nesting is bounded: an expression whose tree would be
