@@ -1,6 +1,6 @@
 // node.mjs: the node peer of writ-bench: the same workloads, worker protocol, calibration and
 // check strings as the Rust worker in bench/src/worker.rs and bench/src/workloads.rs.
-// The jsonata/ and jexl/ workloads run jsonata-js and jexl from oracle/node_modules (npm ci in oracle/).
+// The jsonata/, jexl/ and lua/ workloads run jsonata-js, jexl and wasmoon from oracle/node_modules (npm ci in oracle/).
 //
 // usage: node bench/peers/node.mjs <workload> <data-file> <samples>
 // prints one line: {"median_ns": <per iteration>, "check": "<string>", "samples_ns": [...], "iterations": n}
@@ -172,6 +172,131 @@ function jexlPerItem(expr) {
   };
 }
 
+// The Lua workloads' chunks, the same text as the constants in bench/src/lua.rs.
+const LUA_PREDICATE = "return ctx['fetch:'][1].json.age >= 30 and ctx['fetch:'][1].json.price < 50";
+const LUA_SUM = 'local s = 0 for i = 1, #ctx.values do s = s + ctx.values[i] end return s';
+/** How many items lua/predicate/fresh-vm decides per iteration (an engine each). */
+const LUA_FRESH = 100;
+/** How many items lua/predicate/warm-vm decides, and how many prices lua/loop/sum-1k sums. */
+const LUA_WARM = 1000;
+/** The engine options of seed 000's original lua cell. */
+const LUA_ENGINE_OPTIONS = { openStandardLibs: false, injectObjects: false, enableProxy: false, traceAllocations: true };
+
+let wasmoonModule;
+/** A wasmoon 1.16.0 LuaFactory (from oracle/node_modules), loaded on first use. */
+function luaFactory() {
+  if (!wasmoonModule) {
+    const require = createRequire(new URL('../../oracle/package.json', import.meta.url));
+    wasmoonModule = require('wasmoon');
+  }
+  return new wasmoonModule.LuaFactory();
+}
+
+/** `<true verdicts>:<textCheck of the verdicts>`, each verdict `1`, `0`, or `?` for a non-boolean. */
+function verdictsCheck(results) {
+  const verdicts = results.map((result) => (result === true ? '1' : result === false ? '0' : '?')).join('');
+  const trues = verdicts.split('').filter((verdict) => verdict === '1').length;
+  return `${trues}:${textCheck(verdicts)}`;
+}
+
+/** Each of the first `take` items' own ctx, as the original cell builds it for one `fetch:` item. */
+function luaContexts(text, take) {
+  return JSON.parse(text)
+    .slice(0, take)
+    .map((item) => ({ 'fetch:': [{ json: item }] }));
+}
+
+/**
+ * The predicate per item, as the original cell evaluates: a fresh engine from one factory
+ * (made once, untimed) for every evaluation, ctx set, the chunk run with doString, the engine
+ * closed.
+ */
+async function luaFreshVm(text) {
+  const contexts = luaContexts(text, LUA_FRESH);
+  const factory = luaFactory();
+  const results = new Array(contexts.length);
+  const evaluate = async (context) => {
+    const engine = await factory.createEngine(LUA_ENGINE_OPTIONS);
+    try {
+      engine.global.set('ctx', context);
+      return await engine.doString(LUA_PREDICATE);
+    } finally {
+      engine.global.close();
+    }
+  };
+  // Once untimed: it loads the WebAssembly module and says so if the chunk fails.
+  await evaluate(contexts[0]);
+  return {
+    async: true,
+    async iterate() {
+      for (let idx = 0; idx < contexts.length; idx++) {
+        results[idx] = await evaluate(contexts[idx]);
+      }
+    },
+    check: () => verdictsCheck(results),
+  };
+}
+
+/**
+ * One engine with the original cell's options, kept for every evaluation, and `run(chunk)`,
+ * its doString. wasmoon 1.16.0's doString leaves the chunk's returned value on the engine's
+ * main stack, which is never grown: a few dozen calls on one engine overflow it and corrupt
+ * the WebAssembly heap ("memory access out of bounds", ceifa/wasmoon#109). `run` puts the
+ * stack back after each call; the original cell never meets this, as it closes its engine
+ * after one evaluation.
+ */
+async function luaEngine() {
+  const engine = await luaFactory().createEngine(LUA_ENGINE_OPTIONS);
+  const top = engine.global.getTop();
+  const run = async (chunk) => {
+    try {
+      return await engine.doString(chunk);
+    } finally {
+      engine.global.setTop(top);
+    }
+  };
+  return { engine, run };
+}
+
+/** The predicate per item in one reused engine: ctx set, doString, per item. */
+async function luaWarmVm(text) {
+  const contexts = luaContexts(text, LUA_WARM);
+  const { engine, run } = await luaEngine();
+  const results = new Array(contexts.length);
+  engine.global.set('ctx', contexts[0]);
+  await run(LUA_PREDICATE);
+  return {
+    async: true,
+    async iterate() {
+      for (let idx = 0; idx < contexts.length; idx++) {
+        engine.global.set('ctx', contexts[idx]);
+        results[idx] = await run(LUA_PREDICATE);
+      }
+    },
+    check: () => verdictsCheck(results),
+  };
+}
+
+/**
+ * The sum loop over `{ values }`, the prices of the first 1,000 items, in one reused engine.
+ * Lua 5.4 keeps integers apart from floats; the check is the sum's JSON number text, which
+ * reads the same for both.
+ */
+async function luaSum(text) {
+  const context = { values: JSON.parse(text).slice(0, LUA_WARM).map((item) => item.price) };
+  const { engine, run } = await luaEngine();
+  engine.global.set('ctx', context);
+  let last = await run(LUA_SUM);
+  return {
+    async: true,
+    async iterate() {
+      engine.global.set('ctx', context);
+      last = await run(LUA_SUM);
+    },
+    check: () => render(last),
+  };
+}
+
 let jsonataModule;
 
 /** jsonata-js, loaded on first use so the other workloads run without it. */
@@ -296,6 +421,9 @@ const WORKLOADS = {
   'jexl/compare/items-1k': jexlPerItem(JEXL_COMPARE),
   'jexl/ternary/items-1k': jexlPerItem(JEXL_TERNARY),
   'jexl/filter-and/items-1k': jexlOverItems(JEXL_FILTER_AND, JEXL_SMALL),
+  'lua/predicate/fresh-vm': luaFreshVm,
+  'lua/predicate/warm-vm': luaWarmVm,
+  'lua/loop/sum-1k': luaSum,
   'jsonata/filter-sum/items-200k': jsonataWorkload(FILTER_SUM, 'items'),
   'jsonata/group-sum/items-200k': jsonataWorkload(GROUP_SUM, 'items'),
   'jsonata/order-by/items-10k': jsonataWorkload(ORDER_BY, 'items'),

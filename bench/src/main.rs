@@ -10,6 +10,7 @@ mod data;
 mod harness;
 mod jexl;
 mod jsonata;
+mod lua;
 mod stats;
 mod worker;
 mod workloads;

@@ -10,7 +10,7 @@ use writ_core::{Object, Str, Value, js_number_to_string, parse_json, write_js_nu
 use writ_js::{Budget, Compiled, Evaluator};
 
 use crate::data::{DataSet, Input};
-use crate::{jexl, jsonata};
+use crate::{jexl, jsonata, lua};
 
 /// Prepares a workload from the data file's text (untimed).
 pub type Loader = fn(String) -> Result<Box<dyn Task>, String>;
@@ -105,6 +105,9 @@ pub const WORKLOADS: &[Workload] = &[
     Workload::pair("jexl/compare/items-1k", DataSet::Items10k, jexl::load_compare),
     Workload::pair("jexl/ternary/items-1k", DataSet::Items10k, jexl::load_ternary),
     Workload::pair("jexl/filter-and/items-1k", DataSet::Items10k, jexl::load_filter_and),
+    Workload::pair("lua/predicate/fresh-vm", DataSet::Items10k, lua::load_fresh),
+    Workload::pair("lua/predicate/warm-vm", DataSet::Items10k, lua::load_warm),
+    Workload::pair("lua/loop/sum-1k", DataSet::Items10k, lua::load_sum),
     jsonata_workload!(
         "jsonata/filter-sum/items-200k",
         Input::Generated(DataSet::Items200k),

@@ -1,14 +1,14 @@
 //! Runs the whole harness on tiny data against node (and jlens-core for the JSONata
 //! workloads) and checks every workload's report line.
 //!
-//! Node is required, with jsonata-js and jexl installed in oracle/: without them the harness
+//! Node is required, with jsonata-js, jexl and wasmoon installed in oracle/: without them the harness
 //! fails, and so does this test.
 
 use std::process::Command;
 
 use writ_core::{Value, parse_json};
 
-const WORKLOADS: [&str; 31] = [
+const WORKLOADS: [&str; 34] = [
     "json/parse/items-20k",
     "json/stringify/items-20k",
     "value/filter-sum/items-200k",
@@ -26,6 +26,9 @@ const WORKLOADS: [&str; 31] = [
     "jexl/compare/items-1k",
     "jexl/ternary/items-1k",
     "jexl/filter-and/items-1k",
+    "lua/predicate/fresh-vm",
+    "lua/predicate/warm-vm",
+    "lua/loop/sum-1k",
     "jsonata/filter-sum/items-200k",
     "jsonata/group-sum/items-200k",
     "jsonata/order-by/items-10k",
