@@ -162,25 +162,24 @@
 //! bounds it), runs the cached chunk, converts the answer back, empties the environment and
 //! returns the VM. Against plain mlua on the same Luau (no interrupt, no limits, the chunk
 //! loaded once, `ctx` marshalled the same way), measured with `cargo bench -p writ-lua` on the
-//! 2-core reference machine under load from other jobs (load average about 5):
+//! 2-core reference machine in one run (load average 2.4–2.9):
 //!
 //! | chunk | sandbox | plain mlua | ratio |
 //! |---|---|---|---|
-//! | field comparison (`ctx.order.total > 100 and ctx.order.customer.tier == 'gold'`) | 4.52 / 4.42 µs | 3.89 / 3.85 µs | 1.16× / 1.15× |
-//! | loop summing 1,000 numbers of `ctx.values` | 207 / 205 µs | 155 / 170 µs | 1.34× / 1.20× |
-//! | `string.find(ctx.subject, 'INV%-%d+')` | 2.26 / 2.42 µs | 1.57 / 1.58 µs | 1.44× / 1.53× |
-//!
-//! | `pairs` over an object of 100 fields, summing them | 78.0 µs | 39.4 µs | 1.98× |
+//! | field comparison (`ctx.order.total > 100 and ctx.order.customer.tier == 'gold'`) | 2.86 µs | 2.51 µs | 1.14× |
+//! | loop summing 1,000 numbers of `ctx.values` | 128 µs | 108 µs | 1.18× |
+//! | `string.find(ctx.subject, 'INV%-%d+')` | 1.41 µs | 1.02 µs | 1.38× |
+//! | `pairs` over an object of 100 fields, summing them | 58.8 µs | 29.7 µs | 1.98× |
 //!
 //! The last row is the price of a fixed order rather than of the sandbox: plain Luau walks the
-//! fields in hash order, writ gathers and sorts the 100 keys first (one run, at load 5.6,
-//! after the others were measured).
+//! fields in hash order, writ gathers and sorts the 100 keys first.
 //!
-//! (Two runs, each back to back with the crate's previous version, which measured 1.26× /
-//! 1.25×, 1.28× / 1.32× and 1.92× / 1.88× in the same runs; three more runs of the find alone
-//! at load 5 measured 1.43×, 1.15×, 1.48× against 1.91×, 2.34×, 1.96×, and at load 3 1.35× /
-//! 1.38× against 2.35× / 2.11×. The load moves single figures by 20–30 %, so compare ratios
-//! from the same run.) Counted by callgrind, which load does not disturb,
+//! Two earlier runs of the first three rows at load about 5 measured 1.16× / 1.15×, 1.34× /
+//! 1.20× and 1.44× / 1.53×, each back to back with the crate's previous version, which measured
+//! 1.26× / 1.25×, 1.28× / 1.32× and 1.92× / 1.88× in the same runs; three more runs of the find
+//! alone at load 5 measured 1.43×, 1.15×, 1.48× against 1.91×, 2.34×, 1.96×. The load moves
+//! single figures by 20–30 %, so compare ratios from the same run. Counted by callgrind, which
+//! load does not disturb,
 //! the find costs 12,100 instructions an evaluation against plain mlua's 9,260 (1.31×; it was
 //! 14,670, 1.58×), and an evaluation of `return true` 6,710 against 5,810 (1.16×).
 //!
