@@ -7,10 +7,10 @@
 
 use std::hint::black_box;
 
-use writ_core::{Object, Str, Value, parse_json};
+use writ_core::{Object, Str, Value};
 use writ_jexl::{Error, Expression, Jexl};
 
-use crate::workloads::{Task, text_check};
+use crate::workloads::{Task, items, text_check};
 
 /// The seed's filter, over `{ items }` of 200,000 items.
 pub const FILTER: &str = "items[.age >= 30]";
@@ -30,14 +30,6 @@ fn render(result: &Result<Value, Error>) -> String {
         Ok(value) => value.to_json_string().unwrap_or_else(|| "undefined".to_string()),
         Err(error) => format!("error {}", error.code()),
     }
-}
-
-/// The data file's items.
-fn items(text: &str) -> Result<Vec<Value>, String> {
-    let data = parse_json(text).map_err(|error| format!("the data file is not JSON: {error}"))?;
-    data.as_array()
-        .map(|items| items.to_vec())
-        .ok_or_else(|| "the data file is not an array of items".to_string())
 }
 
 /// Compiles `source` and evaluates it once over `context`, so a failing workload says so

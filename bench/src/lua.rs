@@ -8,10 +8,10 @@
 
 use std::hint::black_box;
 
-use writ_core::{Object, Str, Value, parse_json};
+use writ_core::{Object, Str, Value};
 use writ_lua::{DEFAULT_LIMITS, Error, Sandbox};
 
-use crate::workloads::{Task, text_check};
+use crate::workloads::{Task, items, text_check};
 
 /// The branch predicate, over a ctx holding one `fetch:` item as the original cell builds it.
 pub const PREDICATE: &str = "return ctx['fetch:'][1].json.age >= 30 and ctx['fetch:'][1].json.price < 50";
@@ -23,14 +23,6 @@ const FRESH: usize = 100;
 /// How many items `lua/predicate/warm-vm` decides per iteration, and how many prices
 /// `lua/loop/sum-1k` sums.
 const WARM: usize = 1_000;
-
-/// The data file's items.
-fn items(text: &str) -> Result<Vec<Value>, String> {
-    let data = parse_json(text).map_err(|error| format!("the data file is not JSON: {error}"))?;
-    data.as_array()
-        .map(|items| items.to_vec())
-        .ok_or_else(|| "the data file is not an array of items".to_string())
-}
 
 /// An object of `fields`.
 fn object(fields: impl IntoIterator<Item = (&'static str, Value)>) -> Value {

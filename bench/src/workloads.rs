@@ -227,6 +227,14 @@ pub fn fnv1a(bytes: &[u8]) -> u32 {
     })
 }
 
+/// The data file's items, for workloads that read an items file as a list.
+pub fn items(text: &str) -> Result<Vec<Value>, String> {
+    let data = parse_json(text).map_err(|error| format!("the data file is not JSON: {error}"))?;
+    data.as_array()
+        .map(|items| items.to_vec())
+        .ok_or_else(|| "the data file is not an array of items".to_string())
+}
+
 /// `<length in bytes>:<FNV-1a as 8 hex digits>`, the check of a text output.
 pub fn text_check(text: &str) -> String {
     format!("{}:{:08x}", text.len(), fnv1a(text.as_bytes()))
