@@ -185,6 +185,13 @@ const LUA_ENGINE_OPTIONS = { openStandardLibs: false, injectObjects: false, enab
 let wasmoonModule;
 /** A wasmoon 1.16.0 LuaFactory (from oracle/node_modules), loaded on first use. */
 function luaFactory() {
+  // Node 20's V8 can hang at exit while it still tiers WebAssembly up in the background: up to
+  // two wasmoon workers in three printed their answer and never ended. With dynamic tiering off,
+  // wasm is compiled optimized up front (while the workload loads, untimed), and the hang is gone;
+  // the flag must be on node's command line, where writ-bench puts it.
+  if (!process.execArgv.includes('--no-wasm-dynamic-tiering')) {
+    throw new Error('the lua/ workloads need node --no-wasm-dynamic-tiering (writ-bench passes it)');
+  }
   if (!wasmoonModule) {
     const require = createRequire(new URL('../../oracle/package.json', import.meta.url));
     wasmoonModule = require('wasmoon');

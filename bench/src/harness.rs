@@ -2,8 +2,10 @@
 //! jlens-core for the JSONata workloads) in fresh processes, pass after pass, checks that every
 //! side agrees, and reports medians and writ's ratio to each peer.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use writ_core::{Object, Value, parse_json};
 
@@ -254,7 +256,9 @@ pub fn run(options: &Options) -> Result<(), String> {
                     }
                     Side::Node => {
                         let mut command = Command::new(&options.node);
-                        command.arg(&peer_script);
+                        // wasmoon's WebAssembly, tiered up in the background, can leave node 20
+                        // hung at exit; compiled optimized up front, it never does (see node.mjs).
+                        command.arg("--no-wasm-dynamic-tiering").arg(&peer_script);
                         command
                     }
                 };
@@ -448,12 +452,15 @@ fn agreed_check(name: &str, side: &str, reports: &[Report]) -> Result<String, St
     }
 }
 
+/// How long one worker may run: the slowest (jsonata-js on 200,000 items) takes under a minute,
+/// so a worker still running after this is hung, and the harness says so instead of waiting.
+const WORKER_DEADLINE: Duration = Duration::from_secs(300);
+
 /// Runs one worker process and reads its result line.
 fn run_worker(mut command: Command, name: &str, side: Side) -> Result<Report, String> {
     let who = format!("{name} ({})", side.name());
-    let output = command
-        .output()
-        .map_err(|error| format!("{who}: cannot start {:?}: {error}", command.get_program()))?;
+    let output = output_within(&mut command, WORKER_DEADLINE)
+        .map_err(|error| format!("{who}: {:?}: {error}", command.get_program()))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
@@ -480,6 +487,50 @@ fn run_worker(mut command: Command, name: &str, side: Side) -> Result<Report, St
             "{who}: the worker's line lacks median_ns, check or samples_ns: {line}"
         )),
     }
+}
+
+/// [`Command::output`], but a process still running after `deadline` is killed and reported.
+fn output_within(command: &mut Command, deadline: Duration) -> Result<Output, String> {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|error| format!("cannot start it: {error}"))?;
+    // Both pipes are drained as the process writes, so a full pipe cannot stall it.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|pipe| Box::new(pipe) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|pipe| Box::new(pipe) as Box<dyn Read + Send>));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child
+            .try_wait()
+            .map_err(|error| format!("cannot wait for it: {error}"))?
+        {
+            break status;
+        }
+        if started.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!(
+                "still running after {} s, so it was stopped",
+                deadline.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ok(Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    })
 }
 
 /// `node --version`, which also proves node can be started.
