@@ -2,9 +2,11 @@
 //! jlens-core for the JSONata workloads) in fresh processes, pass after pass, checks that every
 //! side agrees, and reports medians and writ's ratio to each peer.
 
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use writ_core::{Object, Value, parse_json};
@@ -459,11 +461,17 @@ const WORKER_DEADLINE: Duration = Duration::from_secs(300);
 /// Runs one worker process and reads its result line.
 fn run_worker(mut command: Command, name: &str, side: Side) -> Result<Report, String> {
     let who = format!("{name} ({})", side.name());
-    let output = output_within(&mut command, WORKER_DEADLINE)
+    let finished = output_within(&mut command, WORKER_DEADLINE, EXIT_GRACE)
         .map_err(|error| format!("{who}: {:?}: {error}", command.get_program()))?;
+    let output = finished.output;
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    if !output.status.success() {
+    if finished.stopped_after_answer {
+        eprintln!(
+            "{who}: answered, then did not exit within {} s; stopped",
+            EXIT_GRACE.as_secs()
+        );
+    } else if !output.status.success() {
         return Err(format!(
             "{who}: the worker failed ({}):\n{stderr}{stdout}",
             output.status
@@ -489,15 +497,52 @@ fn run_worker(mut command: Command, name: &str, side: Side) -> Result<Report, St
     }
 }
 
-/// [`Command::output`], but a process still running after `deadline` is killed and reported.
-fn output_within(command: &mut Command, deadline: Duration) -> Result<Output, String> {
+/// How long a worker that has printed its answer may take to exit before it is stopped and its
+/// answer kept: node 20 can hang at exit after running wasmoon, with V8 still busy in the
+/// background (`--no-wasm-dynamic-tiering` makes it rarer, not impossible), and the answer is
+/// complete once its line is out.
+const EXIT_GRACE: Duration = Duration::from_secs(10);
+
+/// What a worker process left: its output, and whether it had to be stopped after answering.
+struct Finished {
+    /// Exit status and both streams.
+    output: Output,
+    /// It printed its answer line but did not exit within the grace period, so it was killed.
+    stopped_after_answer: bool,
+}
+
+/// [`Command::output`], but a process still running after `deadline` is killed and reported,
+/// and one that printed its answer line (`{"median_ns"…`) but has not exited `grace` later is
+/// killed and its output kept.
+fn output_within(command: &mut Command, deadline: Duration, grace: Duration) -> Result<Finished, String> {
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|error| format!("cannot start it: {error}"))?;
-    // Both pipes are drained as the process writes, so a full pipe cannot stall it.
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+    let answered = Arc::new(AtomicBool::new(false));
+    // Both pipes are drained as the process writes, so a full pipe cannot stall it; stdout line
+    // by line, to see the answer as soon as it is written.
+    let stdout = {
+        let answered = Arc::clone(&answered);
+        let pipe = child.stdout.take();
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(pipe) = pipe {
+                let mut reader = BufReader::new(pipe);
+                let mut line = Vec::new();
+                while reader.read_until(b'\n', &mut line).unwrap_or(0) > 0 {
+                    if line.starts_with(b"{\"median_ns\"") && line.ends_with(b"\n") {
+                        answered.store(true, Ordering::SeqCst);
+                    }
+                    bytes.append(&mut line);
+                }
+            }
+            bytes
+        })
+    };
+    let stderr = {
+        let pipe = child.stderr.take();
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
             if let Some(mut pipe) = pipe {
@@ -506,9 +551,9 @@ fn output_within(command: &mut Command, deadline: Duration) -> Result<Output, St
             bytes
         })
     };
-    let stdout = drain(child.stdout.take().map(|pipe| Box::new(pipe) as Box<dyn Read + Send>));
-    let stderr = drain(child.stderr.take().map(|pipe| Box::new(pipe) as Box<dyn Read + Send>));
     let started = Instant::now();
+    let mut answered_at = None;
+    let mut stopped_after_answer = false;
     let status = loop {
         if let Some(status) = child
             .try_wait()
@@ -516,7 +561,14 @@ fn output_within(command: &mut Command, deadline: Duration) -> Result<Output, St
         {
             break status;
         }
-        if started.elapsed() > deadline {
+        if answered.load(Ordering::SeqCst) {
+            let since = *answered_at.get_or_insert_with(Instant::now);
+            if since.elapsed() > grace {
+                let _ = child.kill();
+                stopped_after_answer = true;
+                break child.wait().map_err(|error| format!("cannot wait for it: {error}"))?;
+            }
+        } else if started.elapsed() > deadline {
             let _ = child.kill();
             let _ = child.wait();
             return Err(format!(
@@ -526,10 +578,13 @@ fn output_within(command: &mut Command, deadline: Duration) -> Result<Output, St
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    Ok(Output {
-        status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
+    Ok(Finished {
+        output: Output {
+            status,
+            stdout: stdout.join().unwrap_or_default(),
+            stderr: stderr.join().unwrap_or_default(),
+        },
+        stopped_after_answer,
     })
 }
 
@@ -562,6 +617,30 @@ fn jsonata_version() -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A shell running `script`.
+    fn shell(script: &str) -> Command {
+        let mut command = Command::new("sh");
+        command.args(["-c", script]);
+        command
+    }
+
+    #[test]
+    fn a_worker_that_answers_and_hangs_is_stopped_and_its_answer_kept() {
+        let line = r#"{"median_ns": 1, "check": "c", "samples_ns": [1], "iterations": 1}"#;
+        let grace = Duration::from_millis(200);
+        let hung = output_within(&mut shell(&format!("echo '{line}'; exec sleep 30")), WORKER_DEADLINE, grace)
+            .expect("stopped after answering");
+        assert!(hung.stopped_after_answer);
+        assert_eq!(String::from_utf8_lossy(&hung.output.stdout).trim(), line);
+        let clean = output_within(&mut shell(&format!("echo '{line}'")), WORKER_DEADLINE, grace).expect("exits");
+        assert!(!clean.stopped_after_answer && clean.output.status.success());
+        let silent = output_within(&mut shell("echo working; exec sleep 30"), Duration::from_millis(300), grace);
+        assert_eq!(
+            silent.err().as_deref(),
+            Some("still running after 0 s, so it was stopped")
+        );
+    }
 
     #[test]
     fn a_peer_that_differs_from_writ_is_caught() {
