@@ -629,13 +629,21 @@ mod tests {
     fn a_worker_that_answers_and_hangs_is_stopped_and_its_answer_kept() {
         let line = r#"{"median_ns": 1, "check": "c", "samples_ns": [1], "iterations": 1}"#;
         let grace = Duration::from_millis(200);
-        let hung = output_within(&mut shell(&format!("echo '{line}'; exec sleep 30")), WORKER_DEADLINE, grace)
-            .expect("stopped after answering");
+        let hung = output_within(
+            &mut shell(&format!("echo '{line}'; exec sleep 30")),
+            WORKER_DEADLINE,
+            grace,
+        )
+        .expect("stopped after answering");
         assert!(hung.stopped_after_answer);
         assert_eq!(String::from_utf8_lossy(&hung.output.stdout).trim(), line);
         let clean = output_within(&mut shell(&format!("echo '{line}'")), WORKER_DEADLINE, grace).expect("exits");
         assert!(!clean.stopped_after_answer && clean.output.status.success());
-        let silent = output_within(&mut shell("echo working; exec sleep 30"), Duration::from_millis(300), grace);
+        let silent = output_within(
+            &mut shell("echo working; exec sleep 30"),
+            Duration::from_millis(300),
+            grace,
+        );
         assert_eq!(
             silent.err().as_deref(),
             Some("still running after 0 s, so it was stopped")
