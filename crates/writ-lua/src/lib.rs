@@ -91,8 +91,9 @@
 //! and one added is not visited (Lua leaves both undefined). Ordering costs one budget unit
 //! per key, plus the sort when the keys were not already in order (an array's always are):
 //! Luau's C sort takes at most a few milliseconds' worth of keys at a time, and longer lists
-//! are merged by Lua code the interrupt reaches. `next(t, k)` scans the table on every call,
-//! so a walk written with `next` calls costs a scan a step; `pairs` sorts once.
+//! are merged by Lua code the interrupt reaches. A walk written with `next` calls costs the
+//! same as `pairs`: `next(t)` begins it with one scan, and its second step takes the keys in
+//! order for the steps after; `next(t, k)` with a key the walk never held scans the table.
 //!
 //! # How each bound is enforced
 //!

@@ -109,6 +109,56 @@ fn arrays_walk_in_index_order_and_a_walk_sees_removals() {
 }
 
 #[test]
+fn a_walk_made_of_next_calls_costs_one_sort_not_a_scan_a_step() {
+    let sandbox = sandbox();
+    // 30,000 keys: a scan a step would be 900 million key visits, far past the default
+    // instruction budget; one sort for the walk fits well inside it.
+    assert_eq!(
+        answer(
+            &sandbox,
+            "local t = {} for i = 1, 30000 do t['k' .. i] = i end
+             local n, sum, last, ordered = 0, 0, '', true
+             local k, v = next(t)
+             while k ~= nil do
+                 ordered = ordered and k > last
+                 n += 1 sum += v last = k
+                 k, v = next(t, k)
+             end
+             return {n, sum, ordered}"
+        ),
+        "[30000,450015000,true]"
+    );
+    // A walk's keys are those the table held at its second step: a key added after that is
+    // not visited, a removed one is skipped, and the next walk (from `next(t)`) sees both.
+    assert_eq!(
+        answer(
+            &sandbox,
+            "local t = {a = 1, c = 3, e = 5}
+             local seen = {}
+             local k = next(t)
+             while k ~= nil do
+                 seen[#seen + 1] = k
+                 if k == 'c' then t.d = 4 t.e = nil end
+                 k = next(t, k)
+             end
+             seen[#seen + 1] = '|'
+             k = next(t)
+             while k ~= nil do seen[#seen + 1] = k k = next(t, k) end
+             return table.concat(seen)"
+        ),
+        r#""ac|acd""#
+    );
+    // Starting from a key the walk never held asks the table itself.
+    assert_eq!(
+        answer(
+            &sandbox,
+            "local t = {a = 1, c = 3} local _ = next(t, next(t)) t.b = 2 return {next(t, 'b')}"
+        ),
+        r#"["c",3]"#
+    );
+}
+
+#[test]
 fn a_table_function_or_thread_is_never_stored_as_a_key() {
     let sandbox = sandbox();
     for (store, kind) in [
