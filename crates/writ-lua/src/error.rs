@@ -160,23 +160,31 @@ fn first_line(text: &str) -> &str {
 }
 
 /// A library error raised inside one of the prelude's wrappers (a malformed pattern in
-/// `string.find`, a bad option to `string.format`, a failed comparison in `table.sort`) carries
-/// the wrapper's position; the traceback mlua appends names the chunk line that called it, and
-/// that is the position the author needs.
+/// `string.find`, a bad option to `string.format`, a failed comparison in `table.sort`) has no
+/// position: the prelude is compiled without line information, so that a chunk catching such an
+/// error with `pcall` reads Luau's own message and never a line of writ's prelude. When the error
+/// ends the evaluation, the traceback mlua appends shows where it came from — a prelude frame
+/// before any chunk frame — and names the chunk line that called the wrapper, the position the
+/// author needs. An error the chunk raised itself (`error(e, 0)` included) is left as it is.
 fn at_chunk_line(text: &str, full: &str) -> String {
-    let Some(rest) = text.strip_prefix("writ-prelude:") else {
+    let mut frames = full
+        .lines()
+        .skip(1)
+        .map(str::trim_start)
+        .filter(|frame| !frame.starts_with("[C]") && !frame.starts_with("stack traceback"));
+    let raised_in_prelude = frames.next().is_some_and(|frame| frame.starts_with("writ-prelude"));
+    if !raised_in_prelude || text.starts_with("chunk:") {
         return text.to_owned();
-    };
-    let Some((_, message)) = rest.split_once(": ") else {
-        return text.to_owned();
-    };
-    let caller = full.lines().map(str::trim_start).find_map(|frame| {
+    }
+    // Luau's own errors in code without line information say line 0.
+    let text = text.strip_prefix("writ-prelude:0: ").unwrap_or(text);
+    let caller = frames.find_map(|frame| {
         let line = frame.strip_prefix("chunk:")?.split_once(':')?.0;
         line.bytes().all(|b| b.is_ascii_digit()).then_some(line)
     });
     match caller {
-        Some(line) => format!("chunk:{line}: {message}"),
-        None => message.to_owned(),
+        Some(line) => format!("chunk:{line}: {text}"),
+        None => text.to_owned(),
     }
 }
 
@@ -214,13 +222,30 @@ mod tests {
     #[test]
     fn a_library_error_in_a_prelude_wrapper_names_the_chunks_line() {
         let report = mlua::Error::RuntimeError(
-            "writ-prelude:134: malformed pattern (ends with '%')\nstack traceback:\n\t[C]: in ?\n\t\
-             writ-prelude:134: in function 'find'\n\tchunk:7: in function <chunk:1>"
+            "malformed pattern (ends with '%')\nstack traceback:\n\t[C]: in ?\n\t[C]: in function 'find'\n\t\
+             writ-prelude: in function <writ-prelude:117>\n\tchunk:7: in function <chunk:1>"
                 .into(),
         );
         assert_eq!(
             Error::from_lua(&report, 0).message(),
             "chunk:7: malformed pattern (ends with '%')"
         );
+    }
+
+    #[test]
+    fn an_error_the_chunk_raised_itself_is_left_as_it_is() {
+        for report in [
+            // error('plain', 0) in the chunk, called back from a prelude wrapper.
+            "plain\nstack traceback:\n\t[C]: in function 'error'\n\tchunk:3: in function <chunk:2>\n\t\
+             writ-prelude: in function <writ-prelude:290>\n\tchunk:5: in function <chunk:1>",
+            // An error the prelude raised at the chunk's level already names its line.
+            "chunk:4: bad argument #1 to 'next' (table expected, got nil)\nstack traceback:\n\t\
+             [C]: in function 'error'\n\twrit-prelude: in function <writ-prelude:12>\n\tchunk:4: in function <chunk:1>",
+        ] {
+            let message = Error::from_lua(&mlua::Error::RuntimeError(report.into()), 0)
+                .message()
+                .to_owned();
+            assert_eq!(message, report.lines().next().unwrap_or_default(), "{report}");
+        }
     }
 }

@@ -147,6 +147,7 @@ impl Vm {
             .load(PRELUDE)
             .set_name("=writ-prelude")
             .set_mode(ChunkMode::Text)
+            .set_compiler(Compiler::new().set_debug_level(0))
             .call((bound, plain_find))?;
         lua.set_globals(globals.clone())?;
         lua.sandbox(true)?;
