@@ -75,7 +75,7 @@ pub(crate) fn join(cx: &mut Cx<'_>, items: &Array, separator: &Str) -> Result<St
 
 fn join_nested(cx: &mut Cx<'_>, items: &Array, separator: &Str, depth: usize) -> Result<Str> {
     if depth >= MAX_JOIN_DEPTH {
-        return Err(Error::runtime(format!(
+        return Err(Error::range_error(format!(
             "Maximum call stack size exceeded: an array nested more than {MAX_JOIN_DEPTH} levels deep cannot be \
              converted to text"
         )));

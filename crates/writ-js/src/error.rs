@@ -23,7 +23,8 @@ pub enum Reason {
     InvalidArguments,
     /// A host function failed, or its output broke its schema or was not plain data.
     HostFunction,
-    /// Wrong values where plain JavaScript would have thrown too.
+    /// Wrong values where plain JavaScript would have thrown too; [`Error::thrown`] names the
+    /// error JavaScript throws.
     ExpressionRuntime,
 }
 
@@ -48,24 +49,74 @@ impl fmt::Display for Reason {
     }
 }
 
-/// A failed expression: a [`Reason`] and a message for the person (or model) who wrote it.
+/// The JavaScript error constructor a runtime failure stands for: what plain JavaScript (node 20)
+/// throws for the same expression over the same data.
+///
+/// Every [`Reason::ExpressionRuntime`] error carries one, so a host can treat a `TypeError` (a
+/// read from null, a call of something that is not a function, a spread of something that is
+/// not iterable) apart from a value out of range without reading the message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Thrown {
+    /// `TypeError`: a value of the wrong kind for the operation.
+    TypeError,
+    /// `RangeError`: a number or option value outside what the operation accepts, a length
+    /// JavaScript cannot build, or nesting past the call stack.
+    RangeError,
+    /// `SyntaxError`: text `JSON.parse` cannot read. (Source that does not parse is
+    /// [`Reason::ExpressionSyntax`], never a runtime error.)
+    SyntaxError,
+    /// `URIError`: text `encodeURIComponent` or `decodeURIComponent` cannot convert.
+    UriError,
+}
+
+impl Thrown {
+    /// The constructor's name, as JavaScript's `error.constructor.name` gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Thrown::TypeError => "TypeError",
+            Thrown::RangeError => "RangeError",
+            Thrown::SyntaxError => "SyntaxError",
+            Thrown::UriError => "URIError",
+        }
+    }
+}
+
+impl fmt::Display for Thrown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A failed expression: a [`Reason`] and a message for the person (or model) who wrote it, and
+/// for a runtime error the JavaScript error it stands for.
 ///
 /// Boxed, so that `Result<Value, Error>` stays two words on the evaluator's hot path.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error(Box<Inner>);
 
+// The evaluator returns `Result<Value>` from every node: the error must not widen it.
+const _: () =
+    assert!(std::mem::size_of::<Result<writ_core::Value, Error>>() == std::mem::size_of::<writ_core::Value>());
+
+/// What an [`Error`] boxes.
 #[derive(Clone, PartialEq, Eq)]
 struct Inner {
+    /// The stable code.
     reason: Reason,
+    /// `Some` exactly when `reason` is [`Reason::ExpressionRuntime`]; the constructors keep it so.
+    thrown: Option<Thrown>,
+    /// What is wrong, and what to write instead.
     message: String,
 }
 
 impl Error {
-    /// An error with `reason` and `message`.
+    /// The one place an error is built. Private, so that a runtime error can only come from a
+    /// constructor that names its [`Thrown`].
     #[cold]
-    pub fn new(reason: Reason, message: impl Into<String>) -> Error {
+    fn build(reason: Reason, thrown: Option<Thrown>, message: impl Into<String>) -> Error {
         Error(Box::new(Inner {
             reason,
+            thrown,
             message: message.into(),
         }))
     }
@@ -73,30 +124,72 @@ impl Error {
     /// Source that is not one valid expression.
     #[cold]
     pub fn syntax(message: impl Into<String>) -> Error {
-        Error::new(Reason::ExpressionSyntax, message)
+        Error::build(Reason::ExpressionSyntax, None, message)
     }
 
     /// A refusal where JavaScript would have run.
     #[cold]
     pub fn guardrail(message: impl Into<String>) -> Error {
-        Error::new(Reason::GuardrailViolation, message)
+        Error::build(Reason::GuardrailViolation, None, message)
     }
 
-    /// A failure where JavaScript would have thrown too.
+    /// A free name that no context, host function or global provides.
     #[cold]
-    pub fn runtime(message: impl Into<String>) -> Error {
-        Error::new(Reason::ExpressionRuntime, message)
+    pub fn unknown_reference(message: impl Into<String>) -> Error {
+        Error::build(Reason::UnknownReference, None, message)
+    }
+
+    /// A host function's argument its input schema rejects.
+    #[cold]
+    pub fn invalid_arguments(message: impl Into<String>) -> Error {
+        Error::build(Reason::InvalidArguments, None, message)
+    }
+
+    /// A host function that failed, broke its output schema, or was bound wrongly.
+    #[cold]
+    pub fn host_function(message: impl Into<String>) -> Error {
+        Error::build(Reason::HostFunction, None, message)
     }
 
     /// A budget error with its own message (the combining-marks rule).
     #[cold]
     pub fn budget(message: impl Into<String>) -> Error {
-        Error::new(Reason::BudgetExceeded, message)
+        Error::build(Reason::BudgetExceeded, None, message)
+    }
+
+    /// A failure where JavaScript would have thrown a `TypeError`.
+    #[cold]
+    pub fn type_error(message: impl Into<String>) -> Error {
+        Error::build(Reason::ExpressionRuntime, Some(Thrown::TypeError), message)
+    }
+
+    /// A failure where JavaScript would have thrown a `RangeError`.
+    #[cold]
+    pub fn range_error(message: impl Into<String>) -> Error {
+        Error::build(Reason::ExpressionRuntime, Some(Thrown::RangeError), message)
+    }
+
+    /// Text `JSON.parse` rejects, where JavaScript throws a `SyntaxError`.
+    #[cold]
+    pub fn json_syntax_error(message: impl Into<String>) -> Error {
+        Error::build(Reason::ExpressionRuntime, Some(Thrown::SyntaxError), message)
+    }
+
+    /// Text the URI functions reject, where JavaScript throws a `URIError`.
+    #[cold]
+    pub fn uri_error(message: impl Into<String>) -> Error {
+        Error::build(Reason::ExpressionRuntime, Some(Thrown::UriError), message)
     }
 
     /// Why the expression failed.
     pub fn reason(&self) -> Reason {
         self.0.reason
+    }
+
+    /// The JavaScript error a [`Reason::ExpressionRuntime`] error stands for; `None` for every
+    /// other reason.
+    pub fn thrown(&self) -> Option<Thrown> {
+        self.0.thrown
     }
 
     /// What is wrong, and what to write instead.
@@ -118,13 +211,16 @@ impl From<BudgetExceeded> for Error {
             Bound::Depth => format!("Expression nests deeper than {limit} levels"),
             _ => exceeded.to_string(),
         };
-        Error::new(Reason::BudgetExceeded, message)
+        Error::budget(message)
     }
 }
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.0.reason, self.0.message)
+        match self.0.thrown {
+            Some(thrown) => write!(f, "{} ({thrown}): {}", self.0.reason, self.0.message),
+            None => write!(f, "{}: {}", self.0.reason, self.0.message),
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 use writ_core::{Clock, Limits, Meter, Object, Outcome, Value, block_on};
 
 use crate::ast::Program;
-use crate::error::{Error, Reason, Result};
+use crate::error::{Error, Result};
 use crate::host::{HostFunction, name_fault};
 use crate::interp::{Completion, Cx};
 use crate::parse::{ParseOptions, parse};
@@ -177,16 +177,13 @@ impl EvaluatorBuilder {
         let mut names: Vec<String> = Vec::with_capacity(self.functions.len());
         for function in &self.functions {
             if let Some(fault) = name_fault(function.name()) {
-                return Err(Error::new(Reason::HostFunction, fault));
+                return Err(Error::host_function(fault));
             }
             if names.iter().any(|name| name == function.name()) {
-                return Err(Error::new(
-                    Reason::HostFunction,
-                    format!(
-                        "\"{}\" is bound twice: each host function needs its own name",
-                        function.name()
-                    ),
-                ));
+                return Err(Error::host_function(format!(
+                    "\"{}\" is bound twice: each host function needs its own name",
+                    function.name()
+                )));
             }
             names.push(function.name().to_owned());
         }
@@ -380,7 +377,7 @@ fn host(shared: &Shared, function: u32) -> Result<&HostFunction> {
     shared
         .functions
         .get(function as usize)
-        .ok_or_else(|| Error::new(Reason::HostFunction, "a host call to a function that is not bound"))
+        .ok_or_else(|| Error::host_function("a host call to a function that is not bound"))
 }
 
 /// Parsed programs by source text, at most [`PARSE_CACHE_SIZE`], oldest out first.

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use writ_core::Value;
 
-use crate::error::{Error, Reason, Result};
+use crate::error::{Error, Result};
 use crate::interp::check_result_depth;
 
 /// What `execute` returns: the output, or a message saying why the call failed.
@@ -132,36 +132,32 @@ impl HostFunction {
         if let Some(schema) = &self.input
             && let Some(issues) = schema.issues(&argument)
         {
-            return Err(Error::new(
-                Reason::InvalidArguments,
-                format!("\"{}\" rejected its argument — {issues}", self.name),
-            ));
+            return Err(Error::invalid_arguments(format!(
+                "\"{}\" rejected its argument — {issues}",
+                self.name
+            )));
         }
         let output = (self.execute)(argument)
             .await
-            .map_err(|message| Error::new(Reason::HostFunction, format!("\"{}\" failed: {message}", self.name)))?;
+            .map_err(|message| Error::host_function(format!("\"{}\" failed: {message}", self.name)))?;
         if let Some(schema) = &self.output
             && let Some(issues) = schema.issues(&output)
         {
-            return Err(Error::new(
-                Reason::HostFunction,
-                format!("\"{}\" returned an output its schema rejects — {issues}", self.name),
-            ));
+            return Err(Error::host_function(format!(
+                "\"{}\" returned an output its schema rejects — {issues}",
+                self.name
+            )));
         }
         check_result_depth(&output, &format!("\"{}\" result", self.name))
-            .map_err(|error| Error::new(Reason::HostFunction, error.message()))?;
+            .map_err(|error| Error::host_function(error.message()))?;
         Ok(output)
     }
 }
 
 impl Schema {
     fn compile(name: &str, which: &str, json: serde_json::Value) -> Result<Schema> {
-        let validator = jsonschema::validator_for(&json).map_err(|error| {
-            Error::new(
-                Reason::HostFunction,
-                format!("\"{name}\" has an invalid {which} schema: {error}"),
-            )
-        })?;
+        let validator = jsonschema::validator_for(&json)
+            .map_err(|error| Error::host_function(format!("\"{name}\" has an invalid {which} schema: {error}")))?;
         Ok(Schema {
             json,
             validator: Arc::new(validator),

@@ -17,7 +17,7 @@ use crate::ast::{
 };
 use crate::builtins::{array, date, global, json, math, number, object, string};
 use crate::coerce::{self, describe, to_number, to_string};
-use crate::error::{Error, Reason, Result};
+use crate::error::{Error, Result};
 use crate::ops;
 use crate::tables::{ArrayMethod, Global, MathConstant, NumberConstant, NumberMethod, Static, StringMethod};
 
@@ -123,7 +123,7 @@ impl<'r> Args<'_, 'r> {
     pub(crate) fn callback(&self, index: usize) -> Result<Callback<'r>> {
         match self.callback {
             Some(callback) => Ok(callback),
-            None => Err(Error::runtime(format!(
+            None => Err(Error::type_error(format!(
                 "{} is not a function: \"{}\" takes a callback, as in rows.{}(r => …)",
                 describe(self.get(index)),
                 self.name,
@@ -668,10 +668,7 @@ impl<'r> Cx<'r> {
             Some(close) => format!(" — did you mean \"{close}\"?"),
             None => String::from(": pass it in a context, or write a literal"),
         };
-        Error::new(
-            Reason::UnknownReference,
-            format!("\"{text}\" is not available in expressions{hint}"),
-        )
+        Error::unknown_reference(format!("\"{text}\" is not available in expressions{hint}"))
     }
 
     fn local(&self, depth: u16, slot: u16) -> &Value {
@@ -1173,7 +1170,7 @@ impl<'r> Cx<'r> {
                     Key::Index(index) => index.to_string(),
                     Key::Name(name) => name.to_string_lossy().into_owned(),
                 };
-                Err(Error::runtime(format!(
+                Err(Error::type_error(format!(
                     "Cannot read properties of {} (reading '{shown}'): guard the read with ?. as in a?.b, or give \
                      a default with ??",
                     if matches!(object, Value::Null) {
@@ -1264,7 +1261,7 @@ impl<'r> Cx<'r> {
                         .get(*index as usize)
                         .cloned()
                         .unwrap_or_default();
-                    Err(Error::runtime(format!(
+                    Err(Error::type_error(format!(
                         "{} is not a function ({} holds {}): only methods, callable globals and host functions \
                          can be called",
                         name.to_string_lossy(),
@@ -1275,7 +1272,7 @@ impl<'r> Cx<'r> {
             },
             Callee::Value(expr) => {
                 let value = self.eval(expr)?;
-                Err(Error::runtime(format!(
+                Err(Error::type_error(format!(
                     "{} is not a function: only methods, callable globals and host functions can be called",
                     describe(&value)
                 )))
@@ -1340,7 +1337,7 @@ impl<'r> Cx<'r> {
                 }
                 Ok(())
             }
-            other => Err(Error::runtime(format!(
+            other => Err(Error::type_error(format!(
                 "{} is not iterable: only arrays and strings can be spread into a call or an array",
                 describe(other)
             ))),
@@ -1499,7 +1496,7 @@ impl<'r> Cx<'r> {
             Value::Bool(_) => Err(self.no_method(receiver, text, BOOLEAN_PROTO, "a boolean")),
             Value::Object(fields) => {
                 if let Some(value) = fields.get(text) {
-                    return Err(Error::runtime(format!(
+                    return Err(Error::type_error(format!(
                         "\"{}\" holds {}, which is not a function: an object's own data cannot be called",
                         text.to_string_lossy(),
                         describe(value)
@@ -1507,7 +1504,7 @@ impl<'r> Cx<'r> {
                 }
                 Err(self.no_method(receiver, text, &[], "an object"))
             }
-            Value::Null | Value::Undefined => Err(Error::runtime(format!(
+            Value::Null | Value::Undefined => Err(Error::type_error(format!(
                 "Cannot read properties of {} (reading '{}'): guard the call with ?. as in a?.{}(…)",
                 if matches!(receiver, Value::Null) {
                     "null"
@@ -1550,7 +1547,7 @@ impl<'r> Cx<'r> {
             return Error::guardrail(format!("\"{text}\" is not an available method on {kind}{hint}"));
         }
         let _ = receiver;
-        Error::runtime(format!("{text} is not a function: {kind} has no method \"{text}\""))
+        Error::type_error(format!("{text} is not a function: {kind} has no method \"{text}\""))
     }
 
     // ------------------------------------------------------------------ literals
@@ -1646,7 +1643,7 @@ impl<'r> Cx<'r> {
             }
             Pattern::Object { props, rest } => {
                 if matches!(value, Value::Null | Value::Undefined) {
-                    return Err(Error::runtime(format!(
+                    return Err(Error::type_error(format!(
                         "Cannot destructure {} as it is {}: give the parameter a default, as ({{ a }} = {{}}) => a",
                         describe(&value),
                         describe(&value)
@@ -1688,7 +1685,7 @@ impl<'r> Cx<'r> {
                     Value::Array(array) => array.as_slice().to_vec(),
                     Value::String(text) => code_points(self, text)?,
                     other => {
-                        return Err(Error::runtime(format!(
+                        return Err(Error::type_error(format!(
                             "{} is not iterable: only arrays and strings can be destructured with [ ]",
                             describe(other)
                         )));

@@ -18,7 +18,7 @@ mod ops;
 pub mod parse;
 pub mod tables;
 
-pub use error::{Error, Reason, Result};
+pub use error::{Error, Reason, Result, Thrown};
 pub use evaluator::{
     Budget, Compiled, DEFAULT_MAX_SOURCE_LENGTH, Evaluator, EvaluatorBuilder, PARSE_CACHE_SIZE, Validation, outcome,
 };

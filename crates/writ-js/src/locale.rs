@@ -213,7 +213,7 @@ pub(crate) fn array_to_locale_string(cx: &mut Cx<'_>, items: &Array, locales: &V
                     .into_iter()
                     .find(|name| object.get_str(name).is_some())
                 {
-                    return Err(Error::runtime(format!(
+                    return Err(Error::type_error(format!(
                         "An object in the array has a \"{name}\" property that is not a function, so it cannot be \
                          written by toLocaleString; map the objects to text first"
                     )));
@@ -387,7 +387,7 @@ fn resolved_collator(cx: &mut Cx<'_>, locales: &Value, options: &Value) -> Resul
 fn requested_locales(cx: &mut Cx<'_>, locales: &Value) -> Result<Vec<Locale>> {
     match locales {
         Value::Undefined => Ok(Vec::new()),
-        Value::Null => Err(Error::runtime(
+        Value::Null => Err(Error::type_error(
             "Cannot convert null to a locale list: pass undefined for the default locale, a tag such as \"en-US\", \
              or an array of tags",
         )),
@@ -409,7 +409,7 @@ fn requested_locales(cx: &mut Cx<'_>, locales: &Value) -> Result<Vec<Locale>> {
                         continue;
                     }
                     other => {
-                        return Err(Error::runtime(format!(
+                        return Err(Error::type_error(format!(
                             "A locale list holds {}, which is not a language tag: write each locale as a string \
                              such as \"en-US\"",
                             crate::coerce::describe(other)
@@ -464,7 +464,7 @@ fn refuse_unusual_options(options: &Value) -> Result<()> {
 /// The RangeError JavaScript raises for a malformed tag.
 fn bad_tag(tag: &str) -> Error {
     let shown: String = tag.chars().take(40).collect();
-    Error::runtime(format!(
+    Error::range_error(format!(
         "Incorrect locale information provided: \"{shown}\" is not a BCP 47 language tag; write one such as \"en-US\" \
          or \"de-CH\""
     ))
@@ -570,7 +570,7 @@ impl<'a> Options<'a> {
     fn new(options: &'a Value, method: &'static str) -> Result<Options<'a>> {
         match options {
             Value::Undefined => Ok(Options { object: None, method }),
-            Value::Null => Err(Error::runtime(format!(
+            Value::Null => Err(Error::type_error(format!(
                 "Cannot convert null to an options object in {method}: pass undefined or an object such as \
                  {{ maximumFractionDigits: 2 }}"
             ))),
@@ -624,7 +624,7 @@ impl<'a> Options<'a> {
     /// The RangeError for a string option outside its list.
     fn out_of_range(&self, name: &str, text: &str, allowed: &[&str]) -> Error {
         let shown: String = text.chars().take(40).collect();
-        Error::runtime(format!(
+        Error::range_error(format!(
             "Value \"{shown}\" out of range for {} options property {name}: use one of {}",
             self.method,
             allowed
@@ -661,7 +661,7 @@ impl<'a> Options<'a> {
 /// `DefaultNumberOption`: `n` floored, or a RangeError when it is NaN or outside `min..=max`.
 fn digits_in_range(n: f64, name: &str, min: u32, max: u32) -> Result<u32> {
     if n.is_nan() || n < f64::from(min) || n > f64::from(max) {
-        return Err(Error::runtime(format!(
+        return Err(Error::range_error(format!(
             "{name} value is out of range: it takes a whole number from {min} to {max}, not {}",
             number_to_str(n)
         )));
@@ -862,7 +862,7 @@ impl NumberFormat {
         if let Some(numbering) = &numbering
             && !is_type_sequence(numbering)
         {
-            return Err(Error::runtime(format!(
+            return Err(Error::range_error(format!(
                 "Invalid numberingSystem : {numbering} — write a numbering system such as \"latn\" or \"arab\""
             )));
         }
@@ -875,7 +875,7 @@ impl NumberFormat {
         };
         let currency = match bag.text(cx, "currency")? {
             None if style == Style::Currency => {
-                return Err(Error::runtime(
+                return Err(Error::type_error(
                     "Currency code is required with currency style: add one, as in { style: \"currency\", currency: \
                      \"EUR\" }",
                 ));
@@ -884,7 +884,7 @@ impl NumberFormat {
             Some(code) => {
                 if code.len() != 3 || !code.bytes().all(|b| b.is_ascii_alphabetic()) {
                     let shown: String = code.chars().take(40).collect();
-                    return Err(Error::runtime(format!(
+                    return Err(Error::range_error(format!(
                         "Invalid currency code : {shown} — a currency is three letters, such as \"USD\" or \"EUR\""
                     )));
                 }
@@ -900,14 +900,14 @@ impl NumberFormat {
         let accounting = bag.choice(cx, "currencySign", &["standard", "accounting"])? == Some("accounting");
         match bag.text(cx, "unit")? {
             None if unit_style => {
-                return Err(Error::runtime(
+                return Err(Error::type_error(
                     "Invalid unit argument: the unit style needs a unit, as in { style: \"unit\", unit: \"meter\" }",
                 ));
             }
             None => {}
             Some(unit) if !is_well_formed_unit(&unit) => {
                 let shown: String = unit.chars().take(40).collect();
-                return Err(Error::runtime(format!(
+                return Err(Error::range_error(format!(
                     "Invalid unit argument '{shown}': use a unit such as \"meter\", \"kilogram\" or \
                      \"kilometer-per-hour\""
                 )));
@@ -1033,7 +1033,7 @@ fn read_digit_options(
         Some(n) => {
             let increment = digits_in_range(n, "roundingIncrement", 1, 5000)?;
             if ![1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000].contains(&increment) {
-                return Err(Error::runtime(format!(
+                return Err(Error::range_error(format!(
                     "roundingIncrement value is out of range: use 1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, \
                      2000, 2500 or 5000, not {increment}"
                 )));
@@ -1123,7 +1123,7 @@ fn read_digit_options(
                 (Some(min), None) => (min, default_max_fraction.max(min)),
                 (Some(min), Some(max)) => {
                     if min > max {
-                        return Err(Error::runtime(format!(
+                        return Err(Error::range_error(format!(
                             "maximumFractionDigits value is out of range: it is {max}, below minimumFractionDigits \
                              {min}"
                         )));
@@ -1155,13 +1155,13 @@ fn read_digit_options(
     };
     if increment != 1 {
         if digits.rounding != RoundingType::FractionDigits {
-            return Err(Error::runtime(
+            return Err(Error::type_error(
                 "roundingIncrement needs fraction digits: RoundingType is not fractionDigits, so drop the significant \
                  digits options or the roundingPriority",
             ));
         }
         if digits.max_fraction != digits.min_fraction {
-            return Err(Error::runtime(
+            return Err(Error::range_error(
                 "maximumFractionDigits not equal to minimumFractionDigits: a roundingIncrement needs both set to the \
                  same number",
             ));
@@ -2644,7 +2644,7 @@ impl CollatorSpec {
             && !is_type_sequence(collation)
         {
             let shown: String = collation.chars().take(40).collect();
-            return Err(Error::runtime(format!(
+            return Err(Error::range_error(format!(
                 "Invalid collation : {shown} — a collation is a keyword such as \"phonebk\" or \"emoji\""
             )));
         }

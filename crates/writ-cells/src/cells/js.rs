@@ -1,6 +1,6 @@
 //! The js cell (`js`): one expression of writ's JavaScript subset over the expression scope.
 
-use writ_js::{Budget, Compiled, Error, Evaluator, Reason};
+use writ_js::{Budget, Compiled, Error, Evaluator, Reason, Thrown};
 
 use super::{Cache, Compiled as Entry, budget_fault, check_cases, expression_verdict, not_source_fault, source_text};
 use crate::seam::{
@@ -74,34 +74,23 @@ fn fault(error: &Error) -> Fault {
     let code = error.reason().code();
     match error.reason() {
         Reason::BudgetExceeded => budget_fault(code, error.message()),
-        reason => Fault::new(kind(reason, error.message()), code, error.message()),
+        _ => Fault::new(kind(error), code, error.message()),
     }
 }
 
-/// The kind of fault behind an engine error. writ-js gives every error JavaScript would throw
-/// the one reason `expression-runtime`; those that are JavaScript `TypeError`s — a read from
-/// null or undefined, a call of something that is not a function, a spread or destructuring
-/// of something that cannot be — are type mismatches, told apart by the message each opens
-/// with.
-fn kind(reason: Reason, message: &str) -> FaultKind {
-    match reason {
+/// The kind of fault behind an engine error. A runtime error that JavaScript throws as a
+/// `TypeError` (a read from null or undefined, a call of something that is not a function, a
+/// spread or destructuring of something that cannot be) is a type mismatch, as writ-js names it
+/// ([`Error::thrown`]); every other runtime error is a runtime fault.
+fn kind(error: &Error) -> FaultKind {
+    match error.reason() {
         Reason::ExpressionSyntax | Reason::GuardrailViolation => FaultKind::InvalidPredicate,
         Reason::BudgetExceeded => FaultKind::BudgetExceeded,
-        Reason::ExpressionRuntime if is_type_error(message) => FaultKind::TypeMismatch,
+        Reason::ExpressionRuntime if error.thrown() == Some(Thrown::TypeError) => FaultKind::TypeMismatch,
         Reason::UnknownReference | Reason::InvalidArguments | Reason::HostFunction | Reason::ExpressionRuntime => {
             FaultKind::Runtime
         }
     }
-}
-
-/// True for the messages of the errors JavaScript throws as `TypeError`.
-fn is_type_error(message: &str) -> bool {
-    let head = message.split(':').next().unwrap_or_default();
-    message.starts_with("Cannot read properties of")
-        || message.starts_with("Cannot destructure")
-        || head.ends_with(" is not a function")
-        || head.ends_with(" is not iterable")
-        || head.contains("\" holds ")
 }
 
 /// Checks a node at freeze: source text that compiles.
@@ -157,17 +146,21 @@ mod tests {
             ("n.toFixed(1)", FaultKind::TypeMismatch),
             ("o.map(x => x)", FaultKind::TypeMismatch),
             ("[...o]", FaultKind::TypeMismatch),
+            // TypeErrors whose messages read nothing like a bad read or call.
+            ("[].reduce((a, b) => a + b)", FaultKind::TypeMismatch),
+            ("Object.keys(n)", FaultKind::TypeMismatch),
+            (
+                "(1).toLocaleString(undefined, { style: 'currency' })",
+                FaultKind::TypeMismatch,
+            ),
             ("JSON.parse(s)", FaultKind::Runtime),
-            ("[].reduce((a, b) => a + b)", FaultKind::Runtime),
+            ("s.repeat(-1)", FaultKind::Runtime),
+            ("decodeURIComponent('%')", FaultKind::Runtime),
             ("missing > 1", FaultKind::Runtime),
+            ("[1].push(2)", FaultKind::InvalidPredicate),
         ] {
             let error = evaluator.eval(source, &[context]).expect_err(source);
-            assert_eq!(
-                kind(error.reason(), error.message()),
-                expected,
-                "{source}: {}",
-                error.message()
-            );
+            assert_eq!(kind(&error), expected, "{source}: {error:?}");
         }
     }
 }

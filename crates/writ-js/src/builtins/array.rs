@@ -175,7 +175,7 @@ fn reduce<'r>(cx: &mut Cx<'r>, this: &Array, this_value: &Value, args: &Args<'_,
         args.get(1).clone()
     } else {
         let Some(first) = (len > 0).then(|| position(0)).and_then(|index| this.get(index)) else {
-            return Err(Error::runtime(format!(
+            return Err(Error::type_error(format!(
                 "Reduce of empty array with no initial value: pass a starting value as the second \
                  argument, as in rows.{}((sum, r) => sum + r.price, 0)",
                 args.name
@@ -419,7 +419,7 @@ fn with(cx: &mut Cx<'_>, this: &Array, args: &Args<'_, '_>) -> Result<Value> {
         len as f64 + relative
     };
     if index < 0.0 || index >= len as f64 {
-        return Err(Error::runtime(format!(
+        return Err(Error::range_error(format!(
             "Invalid index : {}: \"with\" replaces an existing item, so the index must be from {} to {} \
              for this array of {len} items",
             coerce::number_to_str(relative),
@@ -442,7 +442,7 @@ fn from<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
         (Some(callback), _) => Some(callback),
         (None, Value::Undefined) => None,
         (None, other) => {
-            return Err(Error::runtime(format!(
+            return Err(Error::type_error(format!(
                 "{} is not a function: Array.from takes a mapper as its second argument, as in \
                  Array.from({{ length: 3 }}, (_, i) => i)",
                 coerce::describe(other)
@@ -461,7 +461,7 @@ fn from<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
                 None => 0.0,
             };
             if length > f64::from(u32::MAX) {
-                return Err(Error::runtime(format!(
+                return Err(Error::range_error(format!(
                     "Invalid array length: Array.from cannot make {} items; an array holds fewer than 2^32",
                     coerce::number_to_str(length)
                 )));
@@ -485,7 +485,7 @@ fn from<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
         }
         Value::Number(_) | Value::Bool(_) => Vec::new(),
         nullish @ (Value::Undefined | Value::Null) => {
-            return Err(Error::runtime(format!(
+            return Err(Error::type_error(format!(
                 "{} is not iterable: Array.from takes an array, a string or an object with a length, \
                  as in Array.from({{ length: 3 }}, (_, i) => i)",
                 if nullish.is_undefined() {
@@ -525,7 +525,7 @@ fn to_sorted<'r>(cx: &mut Cx<'r>, this: &Array, args: &Args<'_, 'r>) -> Result<V
         (Some(callback), _) => Some(callback),
         (None, Value::Undefined) => None,
         (None, other) => {
-            return Err(Error::runtime(format!(
+            return Err(Error::type_error(format!(
                 "The comparison function must be either a function or undefined, not {}: write \
                  rows.toSorted((a, b) => a.price - b.price), or toSorted() to sort by text",
                 coerce::describe(other)
@@ -1561,7 +1561,7 @@ mod tests {
         let stopped = tim_sort(100, |_, _| {
             calls += 1;
             if calls == 10 {
-                Err(Error::runtime("boom"))
+                Err(Error::type_error("boom"))
             } else {
                 Ok(1.0)
             }

@@ -45,7 +45,7 @@ pub(crate) fn call(cx: &mut Cx<'_>, function: Global, args: &Args<'_, '_>) -> Re
         Global::DecodeUriComponent => decode_uri_component(cx, args.get(0)),
         // JavaScript throws a TypeError for these: they are not functions.
         Global::Math | Global::Json | Global::Undefined | Global::NaN | Global::Infinity => {
-            Err(Error::runtime(format!(
+            Err(Error::type_error(format!(
                 "\"{}\" is not a function: call one of its members instead, as in Math.max(a, b)",
                 function.name()
             )))
@@ -356,7 +356,7 @@ fn utf8_len(code_point: u32) -> usize {
 
 /// The URIError for a lone surrogate at `index`.
 fn lone_surrogate(unit: u16, index: usize) -> Error {
-    Error::runtime(format!(
+    Error::uri_error(format!(
         "encodeURIComponent() cannot encode the lone surrogate \\u{unit:04X} at index {index} (URIError: URI malformed): \
          the text is not well-formed; repair it first, as in encodeURIComponent(text.toWellFormed())"
     ))
@@ -458,7 +458,7 @@ fn hex_value(unit: u16) -> Option<u8> {
 fn malformed(units: &[u16], start: usize) -> Error {
     let end = units.len().min(start + 12);
     let shown = String::from_utf16_lossy(units.get(start..end).unwrap_or_default());
-    Error::runtime(format!(
+    Error::uri_error(format!(
         "decodeURIComponent() found a malformed escape at index {start} (\"{shown}\"; URIError: URI malformed): \
          each % must start %XX escapes that spell UTF-8 — write %25 for a literal %"
     ))
@@ -628,9 +628,11 @@ mod tests {
         assert_eq!(run(Global::IsNaN, &[s("12")]), Ok(Value::Bool(false)));
         assert_eq!(run(Global::IsFinite, &[s("12")]), Ok(Value::Bool(true)));
         assert_eq!(run(Global::IsFinite, &[Value::Null]), Ok(Value::Bool(true)));
+        // Unreachable from source (the parser refuses `Math()`), but still the TypeError
+        // JavaScript throws.
         assert_eq!(
-            run(Global::Math, &[]).map_err(|e| e.reason()),
-            Err(crate::Reason::ExpressionRuntime)
+            run(Global::Math, &[]).map_err(|e| (e.reason(), e.thrown())),
+            Err((crate::Reason::ExpressionRuntime, Some(crate::Thrown::TypeError)))
         );
         assert_eq!(
             run(Global::Date, &[]).map_err(|e| e.reason()),
@@ -678,6 +680,7 @@ mod tests {
         let lone = Value::String(Str::from_utf16(&[0x61, 0xD800, 0x62]));
         let error = run(Global::EncodeUriComponent, &[lone]).expect_err("URIError");
         assert_eq!(error.reason(), crate::Reason::ExpressionRuntime);
+        assert_eq!(error.thrown(), Some(crate::Thrown::UriError));
         let lone_low = Value::String(Str::from_utf16(&[0xDC00]));
         assert!(run(Global::EncodeUriComponent, &[lone_low]).is_err());
         // A lone surrogate passes through decoding untouched, as in JavaScript.
@@ -701,6 +704,7 @@ mod tests {
         ] {
             let error = run(Global::DecodeUriComponent, &[s(bad)]).expect_err(bad);
             assert_eq!(error.reason(), crate::Reason::ExpressionRuntime, "{bad}");
+            assert_eq!(error.thrown(), Some(crate::Thrown::UriError), "{bad}");
         }
     }
 

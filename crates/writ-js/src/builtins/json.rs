@@ -42,13 +42,13 @@ fn parse(cx: &mut Cx<'_>, text: &Value) -> Result<Value> {
             )));
         }
         Err(_) if text.is_empty() => {
-            return Err(Error::runtime(
+            return Err(Error::json_syntax_error(
                 "Unexpected end of JSON input: JSON.parse was given an empty string; guard it, as in \
                  text ? JSON.parse(text) : null",
             ));
         }
         Err(error) => {
-            return Err(Error::runtime(format!(
+            return Err(Error::json_syntax_error(format!(
                 "{} is not valid JSON: {error}; JSON.parse takes JSON text such as '{{\"a\": [1, 2]}}'",
                 describe(&Value::String(text.clone()))
             )));

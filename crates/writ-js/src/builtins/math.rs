@@ -176,13 +176,13 @@ fn sum_precise(cx: &mut Cx<'_>, items: &Value) -> Result<f64> {
         Value::String(text) if text.is_empty() => &[],
         Value::String(text) => {
             let first = text.slice(0, 1);
-            return Err(Error::runtime(format!(
+            return Err(Error::type_error(format!(
                 "Math.sumPrecise adds numbers only, and \"{first}\" is a string: it takes an array of numbers, \
                  as in Math.sumPrecise(rows.map(r => r.amount))"
             )));
         }
         other => {
-            return Err(Error::runtime(format!(
+            return Err(Error::type_error(format!(
                 "{} is not iterable: Math.sumPrecise takes an array of numbers, as in \
                  Math.sumPrecise(rows.map(r => r.amount))",
                 describe(other)
@@ -195,7 +195,7 @@ fn sum_precise(cx: &mut Cx<'_>, items: &Value) -> Result<f64> {
     let mut all_negative_zero = true;
     for item in items {
         let Value::Number(n) = item else {
-            return Err(Error::runtime(format!(
+            return Err(Error::type_error(format!(
                 "Math.sumPrecise adds numbers only, and got {}: convert first, as in \
                  Math.sumPrecise(values.map(Number))",
                 describe(item)

@@ -121,7 +121,7 @@ fn integer_argument(cx: &mut Cx<'_>, value: &Value) -> Result<f64> {
 
 /// The RangeError JavaScript throws for an argument out of range, with an example to follow.
 fn range_error(method: &str, what: &str, low: u32, high: u32, got: f64, example: &str) -> Error {
-    Error::runtime(format!(
+    Error::range_error(format!(
         "{method}() takes a {what} from {low} to {high}, not {}: write one in that range, as in {example}",
         js_number_to_string(got)
     ))

@@ -110,7 +110,7 @@ fn receiver<'v>(value: &'v Value, function: &str) -> Result<Receiver<'v>> {
         Value::Object(object) => Ok(Receiver::Object(object)),
         Value::Array(items) => Ok(Receiver::Array(items)),
         Value::String(text) => Ok(Receiver::String(text)),
-        Value::Null | Value::Undefined => Err(Error::runtime(format!(
+        Value::Null | Value::Undefined => Err(Error::type_error(format!(
             "Cannot convert undefined or null to object: Object.{function} takes an object, an array or \
              a string, and got {}; guard it, as in Object.{function}(row ?? {{}})",
             describe(value)
@@ -142,7 +142,7 @@ fn from_entries(cx: &mut Cx<'_>, source: &Value) -> Result<Value> {
             return Err(not_an_entry(&first));
         }
         other => {
-            return Err(Error::runtime(format!(
+            return Err(Error::type_error(format!(
                 "{} is not iterable: Object.fromEntries takes an array of [key, value] pairs, as in \
                  Object.fromEntries(rows.map(r => [r.id, r.name]))",
                 match other {
@@ -180,7 +180,7 @@ fn not_an_entry(value: &Value) -> Error {
         Value::String(text) => text.to_string_lossy().into_owned(),
         other => describe(other),
     };
-    Error::runtime(format!(
+    Error::type_error(format!(
         "Iterator value {shown} is not an entry object: each item of Object.fromEntries must be a \
          [key, value] pair, as in Object.fromEntries([[\"a\", 1], [\"b\", 2]])"
     ))
@@ -191,14 +191,14 @@ fn not_an_entry(value: &Value) -> Error {
 fn group_by<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
     let source = args.get(0);
     if matches!(source, Value::Undefined | Value::Null) {
-        return Err(Error::runtime(format!(
+        return Err(Error::type_error(format!(
             "Object.groupBy cannot group {}: it takes an array or a string, as in \
              Object.groupBy(rows, r => r.status)",
             describe(source)
         )));
     }
     let Some(callback) = args.callback else {
-        return Err(Error::runtime(format!(
+        return Err(Error::type_error(format!(
             "{} is not a function: Object.groupBy takes a callback as its second argument, as in \
              Object.groupBy(rows, r => r.status)",
             describe(args.get(1))
@@ -208,7 +208,7 @@ fn group_by<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
         Value::Array(items) => items.as_slice().to_vec(),
         Value::String(text) => code_points(cx, text)?,
         other => {
-            return Err(Error::runtime(format!(
+            return Err(Error::type_error(format!(
                 "{} is not iterable: Object.groupBy takes an array or a string, as in \
                  Object.groupBy(rows, r => r.status)",
                 match other {

@@ -167,7 +167,7 @@ fn position(found: Option<usize>) -> Value {
 fn new_string(cx: &mut Cx<'_>, len: usize) -> Result<()> {
     cx.string(len)?;
     if len > MAX_JS_STRING_LENGTH {
-        return Err(Error::runtime(format!(
+        return Err(Error::range_error(format!(
             "Invalid string length: {len} characters is more than JavaScript can hold in one string"
         )));
     }
@@ -677,7 +677,7 @@ fn repeat(cx: &mut Cx<'_>, text: &Str, count: &Value) -> Result<Value> {
     let n = coerce::to_number(cx, count)?;
     let whole = coerce::integer_or_infinity(n);
     if whole < 0.0 || whole == f64::INFINITY {
-        return Err(Error::runtime(format!(
+        return Err(Error::range_error(format!(
             "Invalid count value: {}: \"repeat\" takes a whole number from 0 up",
             coerce::number_to_str(n)
         )));
@@ -1093,7 +1093,7 @@ fn normalize(cx: &mut Cx<'_>, text: &Str, form: &Value) -> Result<Value> {
                 Some("NFKC") => Form::Nfkc,
                 Some("NFKD") => Form::Nfkd,
                 _ => {
-                    return Err(Error::runtime(format!(
+                    return Err(Error::range_error(format!(
                         "The normalization form should be one of NFC, NFD, NFKC, NFKD, not {}",
                         coerce::describe(&Value::String(name))
                     )));
@@ -1183,7 +1183,7 @@ fn from_code_point(cx: &mut Cx<'_>, values: &[Value]) -> Result<Value> {
     for value in values {
         let n = coerce::to_number(cx, value)?;
         if !(n.is_finite() && n.fract() == 0.0 && (0.0..=1_114_111.0).contains(&n)) {
-            return Err(Error::runtime(format!(
+            return Err(Error::range_error(format!(
                 "Invalid code point {}: String.fromCodePoint takes whole numbers from 0 to 1114111 (0x10FFFF)",
                 coerce::number_to_str(n)
             )));
