@@ -27,6 +27,8 @@ pub struct Error {
     code: &'static str,
     /// What is wrong and what to write instead, at most [`MAX_MESSAGE`] bytes.
     message: String,
+    /// Luau raised it for an operation on a value of the wrong type.
+    type_error: bool,
 }
 
 impl Error {
@@ -42,7 +44,19 @@ impl Error {
             message.truncate(end);
             message.push('…');
         }
-        Error { code, message }
+        Error {
+            code,
+            message,
+            type_error: false,
+        }
+    }
+
+    /// True for a `lua-runtime` error Luau raised for an operation on a value of the wrong
+    /// type: indexing, comparing, arithmetic, concatenation, length or iteration of a
+    /// value that does not support it (`attempt to index nil with 'x'`). Never true for an
+    /// error the chunk raised itself with `error()`, whatever its text.
+    pub fn is_type_error(&self) -> bool {
+        self.type_error
     }
 
     /// The stable code, one of the table above.
@@ -125,7 +139,9 @@ impl Error {
                 if text.contains("stack overflow") || text == "error in error handling" {
                     Error::stack()
                 } else {
-                    Error::new("lua-runtime", scrub_address(&at_chunk_line(text, &full)))
+                    let mut error = Error::new("lua-runtime", scrub_address(&at_chunk_line(text, &full)));
+                    error.type_error = is_type_error(text, &full);
+                    error
                 }
             }
         }
@@ -186,6 +202,44 @@ fn at_chunk_line(text: &str, full: &str) -> String {
         Some(line) => format!("chunk:{line}: {text}"),
         None => text.to_owned(),
     }
+}
+
+/// The words Luau opens its messages about a value of the wrong type with.
+/// A call of nil is left out: in a sandbox it mostly means a function writ does not provide
+/// (`os.time()`), which is not a question of the value's type.
+const TYPE_ERRORS: [&str; 6] = [
+    "attempt to index ",
+    "attempt to compare ",
+    "attempt to perform arithmetic ",
+    "attempt to concatenate ",
+    "attempt to get length ",
+    "attempt to iterate ",
+];
+
+/// True when Luau itself raised `text` for a value of the wrong type: its message opens with
+/// one of [`TYPE_ERRORS`] (after the position), and the top of the traceback is not a call of
+/// `error` from the chunk, which can raise any text. writ's prelude raises Luau's own
+/// comparison message from `table.sort`'s default order, so a prelude frame counts as Luau.
+fn is_type_error(text: &str, full: &str) -> bool {
+    let message = match text.strip_prefix("chunk:").and_then(|rest| rest.split_once(": ")) {
+        Some((line, message)) if line.bytes().all(|b| b.is_ascii_digit()) => message,
+        _ => text,
+    };
+    let message = message.strip_prefix("writ-prelude:0: ").unwrap_or(message);
+    if !TYPE_ERRORS.iter().any(|words| message.starts_with(words)) {
+        return false;
+    }
+    let mut frames = full
+        .lines()
+        .skip(1)
+        .map(str::trim_start)
+        // mlua's message handler is the `[C]: in ?` frame on top.
+        .filter(|frame| !frame.starts_with("stack traceback") && *frame != "[C]: in ?");
+    let raised_by_chunk = frames
+        .next()
+        .is_some_and(|top| top.starts_with("[C]: in function 'error'"))
+        && frames.next().is_some_and(|caller| caller.starts_with("chunk:"));
+    !raised_by_chunk
 }
 
 /// An error object that is a table or a function prints as its address, which differs between

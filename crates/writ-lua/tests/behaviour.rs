@@ -585,3 +585,43 @@ fn find_answers_as_luau_does_for_every_kind_of_pattern_and_start() {
     }
     assert_eq!(compared, subjects.len() * patterns.len() * starts.len());
 }
+
+#[test]
+fn luaus_own_type_errors_are_told_from_errors_the_chunk_raises() {
+    let sandbox = sandbox();
+    for (source, message) in [
+        ("local t = nil\nreturn t.x", "chunk:2: attempt to index nil with 'x'"),
+        ("local f = nil\nreturn f()", "chunk:2: attempt to call a nil value"),
+        ("return 1 < 'x'", "chunk:1: attempt to compare number < string"),
+        (
+            "return {} + 1",
+            "chunk:1: attempt to perform arithmetic (add) on table and number",
+        ),
+        ("return 'a' .. {}", "chunk:1: attempt to concatenate string with table"),
+        ("return #5", "chunk:1: attempt to get length of a number value"),
+        ("for _ in 5 do end", "chunk:1: attempt to iterate over a number value"),
+        (
+            "local t = {1, 'x'}\ntable.sort(t) return t",
+            "chunk:2: attempt to compare string < number",
+        ),
+        (
+            "return string.rep(5, {})",
+            "chunk:1: invalid argument #2 to 'rep' (number expected, got table)",
+        ),
+    ] {
+        let error = sandbox.evaluate(source, &Value::Undefined).expect_err(source);
+        assert_eq!((error.code(), error.message()), ("lua-runtime", message), "{source}");
+        // A call of nil is most often a function the sandbox does not provide, not a type error.
+        let type_error = !message.contains("invalid argument") && !message.contains("attempt to call");
+        assert_eq!(error.is_type_error(), type_error, "{source}");
+    }
+    for source in [
+        "error('attempt to index nil with x')",
+        "error('attempt to call a nil value', 0)",
+        "local ok, e = pcall(function() return nil .. 'x' end) error(e, 0)",
+    ] {
+        let error = sandbox.evaluate(source, &Value::Undefined).expect_err(source);
+        assert_eq!(error.code(), "lua-runtime", "{source}");
+        assert!(!error.is_type_error(), "{source}: {}", error.message());
+    }
+}

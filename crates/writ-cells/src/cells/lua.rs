@@ -108,37 +108,24 @@ impl Default for LuaCell {
 /// The fault a sandbox error gives.
 fn fault(error: &Error) -> Fault {
     let code = error.code();
-    match kind(code, error.message()) {
+    match kind(error) {
         FaultKind::BudgetExceeded => budget_fault(code, error.message()),
         kind => Fault::new(kind, code, error.message()),
     }
 }
 
-/// The kind of fault behind a writ-lua code. Lua's own type errors (`attempt to index a nil
-/// value`, `attempt to compare number with nil`, arithmetic or concatenation on the wrong
-/// kind, the length of a non-table) share `lua-runtime` with `error()`, so they are told apart
-/// by the words Lua opens them with.
-fn kind(code: &str, message: &str) -> FaultKind {
-    match code {
+/// The kind of fault behind a writ-lua error. Luau's own type errors (`attempt to index nil
+/// with 'x'`, `attempt to compare number < nil`, arithmetic, concatenation, the length of or
+/// a loop over the wrong kind of value) share `lua-runtime` with `error()`; writ-lua tells them
+/// apart ([`Error::is_type_error`]).
+fn kind(error: &Error) -> FaultKind {
+    match error.code() {
         "lua-instruction-limit" | "lua-timeout" | "lua-memory" | "lua-stack" => FaultKind::BudgetExceeded,
         "lua-syntax" | "lua-bytecode-refused" => FaultKind::InvalidPredicate,
         "lua-unrepresentable" => FaultKind::BadResult,
-        "lua-runtime" if is_type_error(message) => FaultKind::TypeMismatch,
+        "lua-runtime" if error.is_type_error() => FaultKind::TypeMismatch,
         _ => FaultKind::Runtime,
     }
-}
-
-/// True for Lua's messages about an operation on a value of the wrong type.
-fn is_type_error(message: &str) -> bool {
-    [
-        "attempt to index",
-        "attempt to compare",
-        "attempt to perform arithmetic",
-        "attempt to concatenate",
-        "attempt to get length",
-    ]
-    .iter()
-    .any(|words| message.contains(words))
 }
 
 /// Checks a node at freeze: non-empty source text, not bytecode, that compiles.
