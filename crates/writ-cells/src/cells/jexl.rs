@@ -76,7 +76,7 @@ impl Default for JexlCell {
 /// The fault an engine error gives.
 fn fault(error: &Error) -> Fault {
     let code = error.code();
-    match kind(code, error.message()) {
+    match kind(code) {
         FaultKind::BudgetExceeded => budget_fault(code, error.message()),
         kind => Fault::new(kind, code, error.message()),
     }
@@ -84,15 +84,15 @@ fn fault(error: &Error) -> Fault {
 
 /// The kind of fault behind a writ-jexl code. A transform or function the engine does not
 /// register is an invalid predicate (freeze refuses it). Jexl's operators answer as
-/// JavaScript's do, so its one type error is a read from `undefined` or `null`, which shares
-/// `jexl-runtime` with a part of the expression left empty and is told apart by its message.
-fn kind(code: &str, message: &str) -> FaultKind {
+/// JavaScript's do, so its one type error, and the one error `jexl-runtime` stands for, is a
+/// read from `undefined` or `null`.
+fn kind(code: &str) -> FaultKind {
     match code {
         "budget-exceeded" => FaultKind::BudgetExceeded,
         "jexl-syntax" | "jexl-dialect" | "jexl-unknown-transform" | "jexl-unknown-function" => {
             FaultKind::InvalidPredicate
         }
-        "jexl-runtime" if message.starts_with("cannot read properties of") => FaultKind::TypeMismatch,
+        "jexl-runtime" => FaultKind::TypeMismatch,
         _ => FaultKind::Runtime,
     }
 }
