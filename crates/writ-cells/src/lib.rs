@@ -49,7 +49,7 @@
 //! | kind | structured | jexl | js | jsonata | lua |
 //! |---|---|---|---|---|---|
 //! | [`FaultKind::InvalidPredicate`] | does not parse (a forbidden or empty path segment, an unknown op), a select entry missing | syntax, dialect, unregistered transform or function | `expression-syntax`, `guardrail-violation` | S codes, U1004 | `lua-syntax`, `lua-bytecode-refused` |
-//! | [`FaultKind::TypeMismatch`] | never: values of different kinds compare false | a read from `undefined` or `null` | a JavaScript `TypeError` (a read from null, a call of a non-function, a spread of a non-iterable) | T codes | Luau's own `attempt to index`, `compare`, `perform arithmetic`, `concatenate`, `get length`, `iterate` (`writ_lua::Error::is_type_error`) |
+//! | [`FaultKind::TypeMismatch`] | never: values of different kinds compare false | a read from `undefined` or `null` | a JavaScript `TypeError` (a read from null, a call of a non-function, a spread of a non-iterable: `writ_js::Error::thrown`) | T codes | Luau's own `attempt to index`, `compare`, `perform arithmetic`, `concatenate`, `get length`, `iterate` (`writ_lua::Error::is_type_error`) |
 //! | [`FaultKind::BudgetExceeded`] | steps, time, depth | `budget-exceeded` | `budget-exceeded` | D1011, D1012, D2014, D2015, U1001, U1003, U1006, U1007 | `lua-instruction-limit`, `lua-timeout`, `lua-memory`, `lua-stack` |
 //! | [`FaultKind::Runtime`] | never | a registered transform or function failed | every other runtime error, an unknown name | every other D code | `error()` (whatever its text), a call of a missing function, every other `lua-runtime` |
 //! | [`FaultKind::BadResult`] | never | a select's result names no case | the same | the same | the same, and `lua-unrepresentable` |
