@@ -383,7 +383,9 @@ impl<'a> Scanner<'a> {
                     {
                         self.long_body(level)?;
                     } else {
-                        while self.bytes.get(self.at).is_some_and(|&b| b != b'\n') {
+                        // Luau ends a line comment at a carriage return as well as at a line
+                        // feed: code after a lone `\r` runs, so it must be scanned.
+                        while self.bytes.get(self.at).is_some_and(|&b| b != b'\n' && b != b'\r') {
                             self.at += 1;
                         }
                     }
@@ -426,7 +428,7 @@ impl<'a> Scanner<'a> {
         self.at += 1;
         while let Some(&byte) = self.bytes.get(self.at) {
             match byte {
-                b'\\' => self.at += 2,
+                b'\\' => self.escape(),
                 b'\n' => return Err(Refusal::Unfollowed),
                 _ if byte == quote => {
                     self.at += 1;
@@ -436,6 +438,22 @@ impl<'a> Scanner<'a> {
             }
         }
         Err(Refusal::Unfollowed)
+    }
+
+    /// Skips an escape in a quoted string, from its backslash: a line break may follow one as
+    /// `\r\n` as well as a lone byte, and `\z` skips the whitespace after it, line breaks
+    /// included, as Luau's lexer does.
+    fn escape(&mut self) {
+        self.at += 1;
+        match self.bytes.get(self.at) {
+            Some(b'\r') if self.bytes.get(self.at + 1) == Some(&b'\n') => self.at += 2,
+            Some(b'z') => {
+                self.at += 1;
+                let space = |b: &&u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c);
+                self.at += self.bytes[self.at..].iter().take_while(space).count();
+            }
+            _ => self.at += 1,
+        }
     }
 
     /// Skips a backtick string's text up to its end or its next `{`, which opens an
@@ -687,6 +705,18 @@ mod tests {
         }
         // Comments between the bracket and the `=` do not hide it; `==` is a comparison.
         assert_eq!(rewritten("t[k] --[[ c ]] = 1"), format!("t{} --[[ c ]] = 1", key("k")));
+        // A quoted string may break its line after a backslash, as `\r\n` too, and `\z` skips
+        // line breaks: both are followed, not refused.
+        assert_eq!(
+            rewritten("local s = 'a\\\r\nb' .. \"c\\z\n  \r\n d\" t[k] = s"),
+            format!("local s = 'a\\\r\nb' .. \"c\\z\n  \r\n d\" t{} = s", key("k"))
+        );
+        // Found by fuzzing: a line comment ends at a carriage return, and the code after it runs.
+        assert_eq!(rewritten("-- c\rt[k] = 1"), format!("-- c\rt{} = 1", key("k")));
+        assert_eq!(
+            rewritten("--[ c\rfor k in t do end"),
+            "--[ c\rfor k in __writ_iterate( t ) do end"
+        );
         assert_eq!(rewritten("local b = t[k] == 1"), "local b = t[k] == 1");
     }
 
@@ -721,10 +751,10 @@ mod tests {
     }
 
     /// Luau-ish fragments, so generated text reaches deep into the scanner's states.
-    const FRAGMENTS: [&str; 44] = [
+    const FRAGMENTS: [&str; 46] = [
         "for", " ", "in", "do", "end", "if", "then", "else", "elseif", "[", "]", "=", ",", "{", "}", "(", ")", "`",
-        "'", "\"", "--", "[[", "]]", "[=[", "\n", "t", "k", ".", ":", "::", "function", "repeat", "until", "while",
-        "local", "==", "+=", "\\", "0x1", "1e", ";", "...", "return", "__writ_",
+        "'", "\"", "--", "[[", "]]", "[=[", "\n", "\r", "\\z", "t", "k", ".", ":", "::", "function", "repeat", "until",
+        "while", "local", "==", "+=", "\\", "0x1", "1e", ";", "...", "return", "__writ_",
     ];
 
     proptest! {
