@@ -97,8 +97,10 @@ impl KeySlot {
 impl Drop for Object {
     /// Takes nested containers apart one level at a time (`value::dismantle`), so dropping never recurses.
     fn drop(&mut self) {
-        // A shared object is only released here, never taken apart.
-        if self.is_unique() && self.value_slice().iter().any(Value::owns_container) {
+        // A shared object is only released here, never taken apart. Its values are taken out
+        // when any is a container, shared or not: `{a: x, b: x}` may hold the last two
+        // references to `x`.
+        if self.is_unique() && self.value_slice().iter().any(Value::is_container) {
             let mut pending = Vec::new();
             self.take_unshared_values(&mut pending);
             crate::value::dismantle(pending);

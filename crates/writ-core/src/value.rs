@@ -99,10 +99,10 @@ impl Drop for Array {
     /// Takes nested containers apart one level at a time, so that dropping a value nested a
     /// million levels deep needs no more stack than dropping a flat one.
     fn drop(&mut self) {
-        // Items another value still holds only lose a reference here; only items this array
-        // alone holds are taken apart, so dropping a list of shared rows costs one pass.
-        if let Some(elements) = Arc::get_mut(&mut self.0).filter(|elements| elements.iter().any(Value::owns_container))
-        {
+        // A shared container is taken out too: this array may hold the last two references
+        // to it (`[x, x]`), and dropping it in place would recurse once per level of such
+        // sharing. In `dismantle` it only loses a reference unless this was the last.
+        if let Some(elements) = Arc::get_mut(&mut self.0).filter(|elements| elements.iter().any(Value::is_container)) {
             dismantle(std::mem::take(elements));
         }
     }
@@ -208,16 +208,6 @@ impl Value {
     #[inline]
     pub fn is_container(&self) -> bool {
         matches!(self, Value::Array(_) | Value::Object(_))
-    }
-
-    /// True for an array or object this value alone holds: dropping it frees its contents,
-    /// which is where a deep value could recurse.
-    pub(crate) fn owns_container(&self) -> bool {
-        match self {
-            Value::Array(array) => Arc::count(&array.0) == 1,
-            Value::Object(object) => object.is_unique(),
-            _ => false,
-        }
     }
 
     /// True for `undefined`.
@@ -401,6 +391,24 @@ mod tests {
             };
         }
         // A test thread has a 2 MiB stack; a recursive drop of a million levels would overflow it.
+        drop(deep);
+    }
+
+    #[test]
+    fn dropping_a_deep_value_that_holds_each_level_twice_needs_no_deep_stack() {
+        // Found by fuzzing JSONata: `{'a': $s, 'b': $s}` built by an endless tail call. Each
+        // level is held twice by the level above, so neither reference alone frees it.
+        let mut deep = Value::Null;
+        for level in 0..1_000_000 {
+            deep = if level % 2 == 0 {
+                Value::from(vec![deep.clone(), deep])
+            } else {
+                let mut object = Object::new();
+                object.insert("a".into(), deep.clone());
+                object.insert("b".into(), deep);
+                Value::from(object)
+            };
+        }
         drop(deep);
     }
 

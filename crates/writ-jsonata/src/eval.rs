@@ -1362,13 +1362,28 @@ impl<'a> Cx<'a> {
     }
 
     fn array_constructor(&mut self, node: &Node, items: &[Node], input: &Val, env: &Env) -> Result<Val> {
-        let mut result = Vec::with_capacity(items.len());
+        // The items are evaluated first and the list charged before it is built: flattening
+        // copies every item of every list it holds, and a list doubled by each call of a
+        // recursion would otherwise be copied in full before its size was ever checked.
+        let mut values = Vec::with_capacity(items.len());
+        let mut len = 0usize;
         for item in items {
             let value = self.eval(item, input, env)?;
             if value.is_undefined() {
                 continue;
             }
-            if matches!(item.kind, Kind::Array(_)) {
+            let nested = matches!(item.kind, Kind::Array(_));
+            len = len.saturating_add(if nested {
+                1
+            } else {
+                value.as_array().map_or(1, ArrayView::len)
+            });
+            values.push((nested, value));
+        }
+        self.charge_array(len)?;
+        let mut result = Vec::with_capacity(len);
+        for (nested, value) in values {
+            if nested {
                 result.push(value);
             } else if result.is_empty()
                 && let Val::List(items, _) = value
@@ -1383,7 +1398,6 @@ impl<'a> Cx<'a> {
                 append_into(&mut result, value);
             }
         }
-        self.charge_array(result.len())?;
         let flags = if node.cons_array { Flags::CONS } else { Flags::NONE };
         Ok(Val::list(result, flags))
     }

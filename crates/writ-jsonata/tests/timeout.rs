@@ -55,6 +55,12 @@ fn a_50_ms_timeout_answers_within_60_ms_even_inside_built_ins() {
         "[1..943279][] & 'x'",
         // Found by fuzzing: a list of shared strings doubled by each call of an endless recursion.
         "($f := function($s, $x){ $x > 0 ? $f([$s, $s], $x) : $s }; $f('a', 1))",
+        // Found by fuzzing: the same doubling through a signature, which the list constructor
+        // now charges before it copies.
+        "($f := function($s, $x)<an:s>{ $x > 0 ? $f([$s, $s], $x - 0) : $s }; $f('a', 2))",
+        // Found by fuzzing: an object holding the level below twice, an endless tail call deep;
+        // dropping it once overflowed the stack.
+        "($f := function($s, $x){ $x > 0 ? $f({'a': $s, 'b': $s}, $x) : $s }; $f('a', 2))",
         "($f := function(){ $f() }; $f())",
         "($f := function($n){ $n < 0 ? 0 : $f($n + 1) }; $f(0))",
     ] {
