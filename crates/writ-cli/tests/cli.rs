@@ -729,3 +729,27 @@ fn lua_limits_use_the_cells_status_names_and_stop_runaways() {
         "the runaways were stopped"
     );
 }
+
+#[test]
+fn an_answer_whose_text_would_be_too_long_is_an_error_in_every_language() {
+    // Forty levels that each hold the level below twice: a few hundred bytes of memory,
+    // 2^40 copies of the innermost value when written out.
+    let batch = [
+        (
+            "jsonata",
+            r#"($f := function($s, $x){ $x > 0 ? $f({'a': $s, 'b': $s}, $x - 1) : $s }; $f('a', 40))"#,
+        ),
+        ("js", "Array.from({ length: 40 }).reduce(a => [a, a], 1)"),
+    ];
+    for (lang, expr) in batch {
+        let output = writ(&["eval", "--lang", lang, expr], "");
+        assert_eq!(output.status.code(), Some(1), "{lang}: an error exits 1");
+        match Outcome::parse_envelope(&stdout_lines(&output)[0]) {
+            Ok(Outcome::Error { code, message }) => {
+                assert_eq!(code, "answer-too-large", "{lang}");
+                assert!(message.contains("longer than 268435456 bytes"), "{lang}: {message}");
+            }
+            other => panic!("{lang}: expected an error envelope, got {other:?}"),
+        }
+    }
+}

@@ -814,10 +814,35 @@ pub fn write_json_string(text: &Str, out: &mut String) {
 /// JSON text being written, as bytes. Every piece written is ASCII or a whole UTF-8 character,
 /// so the bytes are UTF-8 throughout: they are checked once, at the end, rather than string by
 /// string as `String::push_str` would need.
-#[derive(Default)]
 struct Writer {
     out: Vec<u8>,
+    /// The most bytes to write; past it the writer stops (see [`Value::to_json_string_within`]).
+    limit: usize,
 }
+
+impl Default for Writer {
+    fn default() -> Writer {
+        Writer {
+            out: Vec::new(),
+            limit: usize::MAX,
+        }
+    }
+}
+
+/// A value whose JSON text is longer than the limit it was written under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JsonTooLong {
+    /// The limit, in bytes.
+    pub limit: usize,
+}
+
+impl fmt::Display for JsonTooLong {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the value's JSON text is longer than {} bytes", self.limit)
+    }
+}
+
+impl std::error::Error for JsonTooLong {}
 
 impl Writer {
     fn into_string(self) -> String {
@@ -894,8 +919,10 @@ impl Writer {
     }
 
     /// Writes `root`; false, writing nothing, for `undefined`. Containers are walked with an
-    /// explicit stack, so any depth is safe.
-    fn value(&mut self, root: &Value) -> bool {
+    /// explicit stack, so any depth is safe. Stops once the text passes the limit: a value can
+    /// hold one container many times over, so its text can be exponentially longer than the
+    /// memory it takes.
+    fn value(&mut self, root: &Value) -> Result<bool, JsonTooLong> {
         /// A container being written, and how far.
         enum Open<'v> {
             Array {
@@ -909,11 +936,14 @@ impl Writer {
             },
         }
         if root.is_undefined() {
-            return false;
+            return Ok(false);
         }
         let mut stack: Vec<Open<'_>> = Vec::new();
         let mut pending = Some(root);
         loop {
+            if self.out.len() > self.limit {
+                return Err(JsonTooLong { limit: self.limit });
+            }
             match pending.take() {
                 Some(Value::Array(elements)) => {
                     self.out.push(b'[');
@@ -934,7 +964,11 @@ impl Writer {
                 None => {}
             }
             let Some(top) = stack.last_mut() else {
-                return true;
+                return if self.out.len() > self.limit {
+                    Err(JsonTooLong { limit: self.limit })
+                } else {
+                    Ok(true)
+                };
             };
             match top {
                 Open::Array { elements, next } => {
@@ -1013,20 +1047,33 @@ impl Value {
     ///
     /// Non-finite numbers become `null`; `undefined` is left out of objects and becomes `null`
     /// in arrays.
+    ///
+    /// The text can be far longer than the value's memory (`[x, x]` nested thirty deep is two
+    /// to the thirtieth copies of `x`): where the value is untrusted, write it with
+    /// [`Value::to_json_string_within`].
     pub fn to_json_string(&self) -> Option<String> {
-        let mut writer = Writer::default();
-        if writer.value(self) {
-            Some(writer.into_string())
-        } else {
-            None
-        }
+        self.to_json_string_within(usize::MAX).unwrap_or_default()
+    }
+
+    /// [`Value::to_json_string`], stopping as soon as the text is longer than `max_bytes`.
+    ///
+    /// # Errors
+    ///
+    /// [`JsonTooLong`] when the text would be longer than `max_bytes`; the work done is then in
+    /// proportion to `max_bytes`, not to the text.
+    pub fn to_json_string_within(&self, max_bytes: usize) -> Result<Option<String>, JsonTooLong> {
+        let mut writer = Writer {
+            out: Vec::new(),
+            limit: max_bytes,
+        };
+        Ok(writer.value(self)?.then(|| writer.into_string()))
     }
 
     /// Appends the value as `JSON.stringify` would; returns false, writing nothing, for
-    /// `undefined`.
+    /// `undefined`. Unbounded, as [`Value::to_json_string`].
     pub fn write_json(&self, out: &mut String) -> bool {
         let mut writer = Writer::default();
-        let written = writer.value(self);
+        let written = writer.value(self).unwrap_or_default();
         writer.append_to(out);
         written
     }

@@ -50,10 +50,10 @@ mod value;
 
 pub use block_on::block_on;
 pub use budget::{Bound, BudgetExceeded, Clock, DEFAULT_CHECK_INTERVAL, Interrupt, Limits, Meter, SystemClock};
-pub use json::{DEFAULT_MAX_JSON_DEPTH, JsonError, parse_json, parse_json_with_depth, write_json_string};
+pub use json::{DEFAULT_MAX_JSON_DEPTH, JsonError, JsonTooLong, parse_json, parse_json_with_depth, write_json_string};
 pub use number::{js_number_to_string, write_js_number};
 pub use object::{Object, Shape};
-pub use outcome::{EnvelopeError, Outcome};
+pub use outcome::{ANSWER_TOO_LARGE, EnvelopeError, MAX_ANSWER_BYTES, Outcome};
 pub use path::{FORBIDDEN_SEGMENTS, Path, PathError};
 pub use str::{CodeUnits, Str};
 pub use suggest::closest_name;

@@ -2,7 +2,17 @@
 
 use std::fmt;
 
-use crate::{Value, parse_json, write_json_string};
+use crate::{JsonTooLong, Value, parse_json, write_json_string};
+
+/// The most bytes an answer's JSON text may take in an envelope (256 MiB). A value can hold
+/// one array or object many times over, so its text can be exponentially longer than the
+/// memory it takes and the work it took to build; past this, the envelope is the error
+/// [`ANSWER_TOO_LARGE`] instead.
+pub const MAX_ANSWER_BYTES: usize = 256 << 20;
+
+/// The code of an answer whose JSON text is longer than [`MAX_ANSWER_BYTES`], the same in every
+/// language.
+pub const ANSWER_TOO_LARGE: &str = "answer-too-large";
 
 /// The answer of one evaluation in any writ language: a value, no value, or an error.
 ///
@@ -59,6 +69,20 @@ impl Outcome {
         }
     }
 
+    /// The error an answer gets when its JSON text is longer than [`MAX_ANSWER_BYTES`]: code
+    /// `answer-too-large`, in every language.
+    pub fn answer_too_long(too_long: JsonTooLong) -> Outcome {
+        Outcome::error(
+            ANSWER_TOO_LARGE,
+            format!(
+                "the answer's JSON text is longer than {} bytes, the most an answer may take (a value \
+                 that holds the same array or object many times over is written out in full each \
+                 time); return less, such as a count, a sample or a summary",
+                too_long.limit
+            ),
+        )
+    }
+
     /// True unless this is an error.
     pub fn is_ok(&self) -> bool {
         !matches!(self, Outcome::Error { .. })
@@ -68,13 +92,14 @@ impl Outcome {
     pub fn to_envelope(&self) -> String {
         let mut out = String::new();
         match self {
-            Outcome::Value(value) => {
-                out.push_str(r#"{"ok":true,"value":"#);
-                if !value.write_json(&mut out) {
-                    out.push_str("null");
+            Outcome::Value(value) => match value.to_json_string_within(MAX_ANSWER_BYTES) {
+                Ok(text) => {
+                    out.push_str(r#"{"ok":true,"value":"#);
+                    out.push_str(text.as_deref().unwrap_or("null"));
+                    out.push('}');
                 }
-                out.push('}');
-            }
+                Err(too_long) => return Outcome::answer_too_long(too_long).to_envelope(),
+            },
             Outcome::Undefined => out.push_str(r#"{"ok":true,"undefined":true}"#),
             Outcome::Error { code, message } => {
                 out.push_str(r#"{"ok":false,"error":{"code":"#);
@@ -152,6 +177,29 @@ impl std::error::Error for EnvelopeError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_too_long_to_write_is_an_error_found_without_writing_it() {
+        // Forty levels of [x, x]: 2^40 copies of "x" in memory of forty arrays.
+        let mut value = Value::from("x");
+        for _ in 0..40 {
+            value = Value::from(vec![value.clone(), value]);
+        }
+        let envelope = Outcome::from(value.clone()).to_envelope();
+        assert!(
+            envelope.starts_with(r#"{"ok":false,"error":{"code":"answer-too-large","message":"the answer's JSON text is longer than 268435456 bytes"#),
+            "{envelope}"
+        );
+        assert_eq!(
+            value.to_json_string_within(1000),
+            Err(crate::JsonTooLong { limit: 1000 })
+        );
+        // At and under the limit, the text is written whole.
+        let small = Value::from(vec![Value::from("x"), Value::from(1.0)]);
+        assert_eq!(small.to_json_string_within(9), Ok(Some(r#"["x",1]"#.to_owned())));
+        assert_eq!(small.to_json_string_within(6), Err(crate::JsonTooLong { limit: 6 }));
+        assert_eq!(Value::Undefined.to_json_string_within(0), Ok(None));
+    }
 
     #[test]
     fn envelopes_round_trip() {
