@@ -44,7 +44,8 @@ fuzz_target!(|bytes: &[u8]| {
     );
     match answer {
         Ok(value) => {
-            let _ = value.to_json_string();
+            // Bounded as the CLI bounds it: a value can hold one container many times over.
+            let _ = value.to_json_string_within(writ_core::MAX_ANSWER_BYTES);
         }
         Err(error) => assert!(!error.message().is_empty(), "an error without a message: {error:?}"),
     }
