@@ -396,7 +396,7 @@ mod tests {
 
     #[test]
     fn dropping_a_deep_value_that_holds_each_level_twice_needs_no_deep_stack() {
-        // Found by fuzzing JSONata: `{'a': $s, 'b': $s}` built by an endless tail call. Each
+        // Found by varying a JSONata fuzz find: `{'a': $s, 'b': $s}` built by an endless tail call. Each
         // level is held twice by the level above, so neither reference alone frees it.
         let mut deep = Value::Null;
         for level in 0..1_000_000 {

@@ -58,7 +58,7 @@ fn a_50_ms_timeout_answers_within_60_ms_even_inside_built_ins() {
         // Found by fuzzing: the same doubling through a signature, which the list constructor
         // now charges before it copies.
         "($f := function($s, $x)<an:s>{ $x > 0 ? $f([$s, $s], $x - 0) : $s }; $f('a', 2))",
-        // Found by fuzzing: an object holding the level below twice, an endless tail call deep;
+        // Found by varying that fuzz find: an object holding the level below twice, an endless tail call deep;
         // dropping it once overflowed the stack.
         "($f := function($s, $x){ $x > 0 ? $f({'a': $s, 'b': $s}, $x) : $s }; $f('a', 2))",
         "($f := function(){ $f() }; $f())",
