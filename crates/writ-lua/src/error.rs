@@ -175,6 +175,24 @@ fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or("").trim_end()
 }
 
+/// The frames of the traceback mlua appends to `full`, innermost first, without its message
+/// handler (the `[C]: in ?` frame on top).
+fn frames(full: &str) -> impl Iterator<Item = &str> {
+    full.lines()
+        .skip(1)
+        .map(str::trim_start)
+        .filter(|frame| !frame.starts_with("stack traceback") && *frame != "[C]: in ?")
+}
+
+/// The line number and the rest of `text` when it opens with a chunk position `chunk:<line>:`.
+fn after_chunk_line(text: &str) -> Option<(&str, &str)> {
+    let (line, rest) = text.strip_prefix("chunk:")?.split_once(':')?;
+    line.bytes().all(|b| b.is_ascii_digit()).then_some((line, rest))
+}
+
+/// Luau's own errors in code without line information (the prelude) say line 0.
+const PRELUDE_LINE: &str = "writ-prelude:0: ";
+
 /// A library error raised inside one of the prelude's wrappers (a malformed pattern in
 /// `string.find`, a bad option to `string.format`, a failed comparison in `table.sort`) has no
 /// position: the prelude is compiled without line information, so that a chunk catching such an
@@ -183,23 +201,14 @@ fn first_line(text: &str) -> &str {
 /// before any chunk frame — and names the chunk line that called the wrapper, the position the
 /// author needs. An error the chunk raised itself (`error(e, 0)` included) is left as it is.
 fn at_chunk_line(text: &str, full: &str) -> String {
-    let mut frames = full
-        .lines()
-        .skip(1)
-        .map(str::trim_start)
-        .filter(|frame| !frame.starts_with("[C]") && !frame.starts_with("stack traceback"));
-    let raised_in_prelude = frames.next().is_some_and(|frame| frame.starts_with("writ-prelude"));
+    let mut lua_frames = frames(full).filter(|frame| !frame.starts_with("[C]"));
+    let raised_in_prelude = lua_frames.next().is_some_and(|frame| frame.starts_with("writ-prelude"));
     if !raised_in_prelude || text.starts_with("chunk:") {
         return text.to_owned();
     }
-    // Luau's own errors in code without line information say line 0.
-    let text = text.strip_prefix("writ-prelude:0: ").unwrap_or(text);
-    let caller = frames.find_map(|frame| {
-        let line = frame.strip_prefix("chunk:")?.split_once(':')?.0;
-        line.bytes().all(|b| b.is_ascii_digit()).then_some(line)
-    });
-    match caller {
-        Some(line) => format!("chunk:{line}: {text}"),
+    let text = text.strip_prefix(PRELUDE_LINE).unwrap_or(text);
+    match lua_frames.find_map(after_chunk_line) {
+        Some((line, _)) => format!("chunk:{line}: {text}"),
         None => text.to_owned(),
     }
 }
@@ -221,20 +230,12 @@ const TYPE_ERRORS: [&str; 6] = [
 /// `error` from the chunk, which can raise any text. writ's prelude raises Luau's own
 /// comparison message from `table.sort`'s default order, so a prelude frame counts as Luau.
 fn is_type_error(text: &str, full: &str) -> bool {
-    let message = match text.strip_prefix("chunk:").and_then(|rest| rest.split_once(": ")) {
-        Some((line, message)) if line.bytes().all(|b| b.is_ascii_digit()) => message,
-        _ => text,
-    };
-    let message = message.strip_prefix("writ-prelude:0: ").unwrap_or(message);
+    let message = after_chunk_line(text).map_or(text, |(_, rest)| rest.strip_prefix(' ').unwrap_or(rest));
+    let message = message.strip_prefix(PRELUDE_LINE).unwrap_or(message);
     if !TYPE_ERRORS.iter().any(|words| message.starts_with(words)) {
         return false;
     }
-    let mut frames = full
-        .lines()
-        .skip(1)
-        .map(str::trim_start)
-        // mlua's message handler is the `[C]: in ?` frame on top.
-        .filter(|frame| !frame.starts_with("stack traceback") && *frame != "[C]: in ?");
+    let mut frames = frames(full);
     let raised_by_chunk = frames
         .next()
         .is_some_and(|top| top.starts_with("[C]: in function 'error'"))
