@@ -1,0 +1,428 @@
+//! The evaluator: walks the tree over [`Val`]s, charging a [`Meter`].
+//!
+//! The structure follows JSONata's own evaluation model, because the language's answers depend
+//! on it: a path evaluates step by step over sequences, flattening what each step yields; a
+//! step that binds (`@`, `#`) or that a `%` reaches back to turns the rest of the path into a
+//! *tuple stream*, whose items carry their bindings along (kept here, as in jsonata-js, as
+//! records with the item under `@`); a sequence of one item is that item unless kept.
+//!
+//! Every node evaluated charges a step and enters one level of depth; the recursion runs on a
+//! stack that grows on the heap ([`stacker`]), so no expression or data can overflow the
+//! thread's stack whatever depth limit the host sets.
+//!
+//! This module holds the core every construct shares: [`Cx`] (the meter, the host, the context a
+//! built-in is called in) with its charges, [`Cx::eval`] and the dispatch over node kinds, and
+//! variables. Each construct lives beside it, one module a seam of JSONata's own evaluator:
+//!
+//! - `env`: scopes ([`Env`]);
+//! - `path`: paths, steps and tuple streams, `*` and `**` (the general walk);
+//! - `walk`: field names walked over the input by reference (the fast walk);
+//! - `filter`: `[predicate]` and its fast tests on data in place;
+//! - `compare`: ordering, `in`'s identity, and order-by;
+//! - `operators`: arithmetic, `&`, ranges and array constructors;
+//! - `objects`: object constructors and group-by;
+//! - `apply`: calls, tail calls, partial application and `~>`;
+//! - `transform`: `| pattern | update, delete |`.
+//!
+//! The constructs call one another only through [`Cx::eval`] and a few helpers each exposes to
+//! its siblings (`pub(super)`); only what built-ins and the parser need is `pub(crate)`.
+
+mod apply;
+mod compare;
+mod env;
+mod filter;
+mod objects;
+mod operators;
+mod path;
+mod transform;
+mod walk;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use writ_core::{Meter, Str, Value};
+
+pub(crate) use self::env::Env;
+pub(crate) use self::objects::make_object;
+use self::path::lookup_field;
+pub(crate) use self::walk::walkable;
+use crate::Options;
+use crate::ast::{BinaryOp, Kind, Node, Stage};
+use crate::error::{Error, Result};
+use crate::function::Function;
+use crate::functions::{self, Builtin};
+use crate::value::{ArrayView, Flags, Val, boolean};
+
+/// The nesting no evaluation may pass, whatever its depth limit: past it the heap-grown stack
+/// would hold gigabytes.
+const MAX_NESTING: u32 = 100_000;
+/// Stack left before the evaluator moves to a fresh segment.
+const RED_ZONE: usize = 128 * 1024;
+/// The size of each fresh stack segment.
+const STACK_SEGMENT: usize = 2 * 1024 * 1024;
+
+/// From how many units on a built-in's piece of work is charged in time before it runs.
+const BULK_WORK: u64 = 1 << 16;
+/// What a step of a built-in's bulk work costs at most, for charging it in time.
+const STEP_NANOS: u64 = 2;
+/// What building one code unit of a string costs at most.
+const STRING_UNIT_NANOS: u64 = 4;
+/// What building one item of a list costs at most: copying it bumps a shared count (an atomic
+/// update when the item is a string or container), and the list's items are dropped the same way
+/// later. Measured at 25 ns an item for a list of a million shared strings built by doubling.
+const ARRAY_ITEM_NANOS: u64 = 30;
+
+thread_local! {
+    /// The name the input document is bound under (`$$`), made once per thread.
+    static ROOT_NAME: Str = Str::from("$");
+    /// A tuple's key for its item, made once per thread.
+    static FOCUS_NAME: Str = Str::from(FOCUS_KEY);
+    /// Built-in functions as values, made once per thread and shared by every evaluation on it.
+    static BUILTIN_VALUES: RefCell<HashMap<&'static str, Rc<Function>>> = RefCell::new(HashMap::new());
+}
+
+/// A tuple's key for its item.
+const FOCUS_KEY: &str = "@";
+
+/// What an evaluation carries: its meter, its host, and what a built-in needs to know about
+/// the call it serves.
+pub(crate) struct Cx<'a> {
+    meter: Meter,
+    options: &'a Options,
+    now: Option<f64>,
+    /// The context item of the current call (`$` where the built-in was called).
+    pub(crate) input: Val,
+    /// The scope the current call was made in (`$eval` evaluates there).
+    pub(crate) env: Env,
+    /// Where the current call is, for errors.
+    pub(crate) position: usize,
+    /// A tuple's key for its item, shared by every tuple the evaluation builds.
+    focus: Str,
+}
+
+/// Evaluates `root` over `input`: the entry point behind [`crate::Expression::evaluate`].
+pub(crate) fn evaluate_root(root: &Node, input: &Value, options: &Options, meter: Meter) -> Result<Value> {
+    let env = Env::child(None);
+    for (name, value) in &options.bindings {
+        env.bind(name.clone(), Val::from(value));
+    }
+    let input = Val::from(input);
+    env.bind(ROOT_NAME.with(Str::clone), input.clone());
+    // A JSON array as the whole input is one item, not a sequence of them.
+    let input = if input.is_array() {
+        Val::list(vec![input], Flags::SEQUENCE.with(Flags::OUTER_WRAPPER))
+    } else {
+        input
+    };
+    let mut cx = Cx {
+        meter,
+        options,
+        now: None,
+        input: Val::Undefined,
+        env: env.clone(),
+        position: 0,
+        focus: FOCUS_NAME.with(Str::clone),
+    };
+    let result = cx.eval(root, &input, &env)?;
+    Ok(result.to_value())
+}
+
+/// The items of a value taken as a sequence: an array's items, or the value alone.
+fn items_of(value: &Val) -> ArrayView<'_> {
+    match value.as_array() {
+        Some(items) => items,
+        None => ArrayView::Built(std::slice::from_ref(value)),
+    }
+}
+
+/// JSONata's `append`: undefined is nothing, a non-array is one item, arrays concatenate.
+fn append_into(target: &mut Vec<Val>, value: Val) {
+    match value.as_array() {
+        Some(items) => target.extend(items.iter()),
+        None => {
+            if !value.is_undefined() {
+                target.push(value);
+            }
+        }
+    }
+}
+
+impl<'a> Cx<'a> {
+    fn budget<T>(&self, result: std::result::Result<T, writ_core::BudgetExceeded>) -> Result<T> {
+        result.map_err(|e| Error::from(e).at(self.position))
+    }
+
+    /// Charges one step.
+    pub(crate) fn step(&mut self) -> Result<()> {
+        let charged = self.meter.step();
+        self.budget(charged)
+    }
+
+    /// Charges `n` steps: a built-in's work over `n` items or characters, charged before it runs.
+    /// A large charge is also charged in time: it fails now if that much work would not end
+    /// before the deadline.
+    pub(crate) fn steps(&mut self, n: u64) -> Result<()> {
+        let charged = self.meter.steps(n);
+        self.budget(charged)?;
+        self.reserve_time(n, STEP_NANOS)
+    }
+
+    /// Charges building a string of `len` code units, in length and in time.
+    pub(crate) fn charge_string(&mut self, len: usize) -> Result<()> {
+        let charged = self.meter.charge_string(len);
+        self.budget(charged)?;
+        self.reserve_time(len as u64, STRING_UNIT_NANOS)
+    }
+
+    /// Charges building a sequence or array of `len` items (D2015 past the sequence limit), in
+    /// length and in time.
+    pub(crate) fn charge_array(&mut self, len: usize) -> Result<()> {
+        let charged = self.meter.charge_array(len);
+        self.budget(charged)?;
+        self.reserve_time(len as u64, ARRAY_ITEM_NANOS)
+    }
+
+    /// Work of `units` at about `nanos` each that cannot stop halfway: when it is large, the
+    /// time it takes is charged before it runs, so a timeout holds inside it.
+    fn reserve_time(&mut self, units: u64, nanos: u64) -> Result<()> {
+        if units < BULK_WORK {
+            return Ok(());
+        }
+        let work = std::time::Duration::from_nanos(units.saturating_mul(nanos));
+        let reserved = self.meter.reserve_time(work);
+        self.budget(reserved)
+    }
+
+    /// Milliseconds since the epoch from the host, the same for the whole evaluation.
+    pub(crate) fn now_millis(&mut self) -> f64 {
+        *self.now.get_or_insert_with(|| self.options.host.now_millis())
+    }
+
+    /// A random number in `[0, 1)` from the host.
+    pub(crate) fn random(&mut self) -> f64 {
+        self.options.host.random()
+    }
+
+    /// Evaluates `source` over `input` in the caller's scope, under this evaluation's budget
+    /// (`$eval`).
+    pub(crate) fn eval_source(&mut self, source: &str, input: Val) -> Result<Val> {
+        let root = crate::parse::parse(source).map_err(|error| Error::new("D3120").value(error.message()))?;
+        let env = self.env.clone();
+        let input = if input.is_array() && !input.is_sequence() {
+            Val::list(vec![input], Flags::SEQUENCE.with(Flags::OUTER_WRAPPER))
+        } else {
+            input
+        };
+        self.eval(&root, &input, &env).map_err(|error| {
+            if error.code.starts_with('U') || matches!(error.code, "D1011" | "D1012" | "D2015") {
+                error
+            } else {
+                Error::new("D3121").value(error.message())
+            }
+        })
+    }
+
+    /// The function value of built-in `builtin`.
+    fn builtin(&mut self, builtin: &'static Builtin) -> Val {
+        let function = BUILTIN_VALUES.with(|values| {
+            values
+                .borrow_mut()
+                .entry(builtin.name)
+                .or_insert_with(|| Rc::new(Function::Builtin(builtin)))
+                .clone()
+        });
+        Val::Function(function)
+    }
+
+    /// Evaluates one node: JSONata's `evaluate`.
+    pub(crate) fn eval(&mut self, node: &Node, input: &Val, env: &Env) -> Result<Val> {
+        // Leaves (literals, variables, field paths through objects) answer without entering a
+        // level: they cannot recurse, and they are most of what a predicate evaluates.
+        if node.predicate.is_empty() && node.group.is_none() {
+            let leaf = match &node.kind {
+                Kind::Number(n) => Some(Val::Number(*n)),
+                Kind::String(text) => Some(Val::String(text.clone())),
+                Kind::Bool(b) => Some(Val::Bool(*b)),
+                Kind::Null => Some(Val::Null),
+                Kind::Variable(name) if !node.keep_array => Some(self.variable(name, input, env)),
+                Kind::Path(steps) if node.walkable => match (steps.as_slice(), input) {
+                    // One field of an object, the commonest path of all.
+                    ([step], Val::Object(object)) if step.stages.is_empty() => self.field_of(step, object)?,
+                    _ => match self.data_path(steps, 0, input, env, true)? {
+                        Some(walked) if walked.done => Some(walked.value),
+                        _ => None,
+                    },
+                },
+                _ => None,
+            };
+            if let Some(value) = leaf {
+                self.meter.step().map_err(|e| Error::from(e).at(node.position))?;
+                return Ok(value);
+            }
+        }
+        let entered = self.meter.enter();
+        if let Err(exceeded) = entered {
+            return Err(Error::from(exceeded).at(node.position));
+        }
+        if self.meter.depth() > MAX_NESTING {
+            self.meter.leave();
+            return Err(Error::new("D1011").value(MAX_NESTING.to_string()).at(node.position));
+        }
+        let result = match self.meter.step() {
+            Ok(()) => stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.eval_node(node, input, env)),
+            Err(exceeded) => Err(Error::from(exceeded).at(node.position)),
+        };
+        self.meter.leave();
+        result
+    }
+
+    fn eval_node(&mut self, node: &Node, input: &Val, env: &Env) -> Result<Val> {
+        let mut result = match &node.kind {
+            Kind::Path(steps) => self.path(node, steps, input, env)?,
+            Kind::Binary(BinaryOp::Concat, ..) => self.concat_chain(node, input, env)?,
+            Kind::Binary(op, lhs, rhs) => self.binary(node, *op, lhs, rhs, input, env)?,
+            Kind::Negate(operand) => match self.eval(operand, input, env)? {
+                Val::Undefined => Val::Undefined,
+                Val::Number(n) => Val::Number(-n),
+                other => return Err(Error::new("D1002").at(node.position).token("-").value(describe(&other))),
+            },
+            Kind::Array(items) => self.array_constructor(node, items, input, env)?,
+            Kind::Object(pairs) => match &node.shape {
+                Some(shape) if !input.is_array() => self.written_object(pairs, shape, input, env)?,
+                _ => self.group(pairs, node.position, input.clone(), env)?,
+            },
+            Kind::Name(name) => lookup_field(input, name),
+            Kind::String(s) => Val::String(s.clone()),
+            Kind::Number(n) => Val::Number(*n),
+            Kind::Bool(b) => Val::Bool(*b),
+            Kind::Null => Val::Null,
+            Kind::Wildcard => self.wildcard(input)?,
+            Kind::Descendant => self.descendants(input)?,
+            Kind::Parent(label) => env.lookup(label).unwrap_or_default(),
+            Kind::Condition(condition, then, otherwise) => {
+                let condition = self.eval(condition, input, env)?;
+                if boolean(&condition) == Some(true) {
+                    self.eval(then, input, env)?
+                } else if let Some(otherwise) = otherwise {
+                    self.eval(otherwise, input, env)?
+                } else {
+                    Val::Undefined
+                }
+            }
+            Kind::Elvis(lhs, rhs) => {
+                let value = self.eval(lhs, input, env)?;
+                if boolean(&value) == Some(true) {
+                    value
+                } else {
+                    self.eval(rhs, input, env)?
+                }
+            }
+            Kind::Coalesce(lhs, rhs) => {
+                let value = self.eval(lhs, input, env)?;
+                if value.is_undefined() {
+                    self.eval(rhs, input, env)?
+                } else {
+                    value
+                }
+            }
+            Kind::Block(expressions) if !node.scoped => {
+                let mut result = Val::Undefined;
+                for expression in expressions {
+                    result = self.eval(expression, input, env)?;
+                }
+                result
+            }
+            Kind::Block(expressions) => {
+                let frame = Env::child(Some(env));
+                let mut result = Val::Undefined;
+                for expression in expressions {
+                    result = self.eval(expression, input, &frame)?;
+                }
+                result
+            }
+            Kind::Bind(name, value) => {
+                let value = self.eval(value, input, env)?;
+                env.bind(name.clone(), value.clone());
+                value
+            }
+            Kind::Regex(pattern) => Val::Function(Rc::new(Function::Regex(pattern.clone()))),
+            Kind::Call(call) => self.call(node, call, None, input, env)?,
+            Kind::Partial(call) => self.partial(node, call, input, env)?,
+            Kind::Placeholder => Val::Undefined,
+            Kind::Variable(name) => self.variable(name, input, env),
+            Kind::Lambda(lambda) => Val::Function(Rc::new(Function::Lambda {
+                lambda: lambda.clone(),
+                env: env.clone(),
+                input: input.clone(),
+            })),
+            Kind::Apply(lhs, rhs) => self.apply_operator(node, lhs, rhs, input, env)?,
+            Kind::Transform(transform) => Val::Function(Rc::new(Function::Transform {
+                transform: transform.clone(),
+                env: env.clone(),
+                position: node.position,
+            })),
+            Kind::Sort(_) => {
+                // A sort is only ever a path step; alone it sorts its input.
+                let input = input.clone();
+                self.sort_step(node, &input, env)?
+            }
+        };
+
+        for stage in &node.predicate {
+            if let Stage::Filter(predicate, _) = stage {
+                result = self.filter(predicate, result, env)?;
+            }
+        }
+        if !matches!(node.kind, Kind::Path(_))
+            && let Some(group) = &node.group
+        {
+            result = self.group(&group.pairs, group.position, result, env)?;
+        }
+
+        if let Val::List(items, flags) = &result
+            && flags.has(Flags::SEQUENCE)
+            && !flags.has(Flags::TUPLE_STREAM)
+        {
+            let flags = if node.keep_array {
+                flags.with(Flags::KEEP_SINGLETON)
+            } else {
+                *flags
+            };
+            result = match items.len() {
+                0 => Val::Undefined,
+                1 if !flags.has(Flags::KEEP_SINGLETON) => items[0].clone(),
+                _ => Val::List(items.clone(), flags),
+            };
+        }
+        Ok(result)
+    }
+
+    fn variable(&mut self, name: &Str, input: &Val, env: &Env) -> Val {
+        if name.is_empty() {
+            if let Val::List(items, flags) = input
+                && flags.has(Flags::OUTER_WRAPPER)
+            {
+                return items.first().cloned().unwrap_or_default();
+            }
+            return input.clone();
+        }
+        if let Some(value) = env.lookup(name) {
+            return value;
+        }
+        match name.as_ascii_str().and_then(functions::lookup) {
+            Some(builtin) => self.builtin(builtin),
+            None => Val::Undefined,
+        }
+    }
+}
+
+/// A value as error messages show it: the start of its JSON, cut short, so that reporting a
+/// huge value costs no more than a small one.
+pub(crate) fn describe(value: &Val) -> String {
+    crate::signature::describe(value)
+}
+
+fn write_number(n: f64) -> String {
+    writ_core::js_number_to_string(n)
+}
