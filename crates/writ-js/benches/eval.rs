@@ -1,6 +1,7 @@
 //! What one evaluation costs: the workloads of uicast's own benchmark (a simple check, a member
 //! read, a template, an object literal, filter / map / reduce over 1,000 rows, a 1,000-row
-//! table of 5 expressions per row) and a filter over 200,000 rows.
+//! table of 5 expressions per row), a filter over 200,000 rows, and the locale methods over
+//! 1,000 rows (one format, one collation, and formats in more locales than the caches hold).
 //!
 //! Every expression is compiled outside the timing; one bench also goes through
 //! `Evaluator::eval`, whose parse cache hits after the first call.
@@ -202,5 +203,55 @@ fn big(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scope, lists, big);
+/// The locale workloads over 1,000 rows: the caches hit in the first two; the third asks in
+/// turn for 100 locales, more than the caches keep, so every call resolves its locale and reads
+/// the locale tables.
+const LOCALE: [(&str, &str); 3] = [
+    (
+        "locale/format-rows-1k",
+        "rows.map(r => r.price.toLocaleString(\"de-DE\", { style: \"currency\", currency: \"EUR\" }))",
+    ),
+    (
+        "locale/compare-rows-1k",
+        "rows.map(r => r.name).toSorted((a, b) => a.localeCompare(b, \"fr\"))",
+    ),
+    (
+        "locale/resolve-rows-1k",
+        "rows.map(r => r.price.toLocaleString(locales[r.id % locales.length], { style: \"currency\", currency: \"USD\" }))",
+    ),
+];
+
+/// The languages of the resolving workload, each asked for alone and in four regions.
+const LANGUAGES: [&str; 20] = [
+    "af", "ar", "bn", "ca", "de", "en", "es", "fa", "fr", "hi", "it", "ja", "ko", "ml", "nl", "pt", "ru", "sr", "ta",
+    "zh",
+];
+
+fn locale(c: &mut Criterion) {
+    let evaluator = Evaluator::builder()
+        .budget(BUDGET)
+        .build()
+        .expect("no host functions to refuse");
+    let rows = rows(1_000);
+    let mut context = rows_context(&rows);
+    let regions = ["", "-US", "-GB", "-CH", "-FR"];
+    let locales: Vec<Value> = regions
+        .iter()
+        .flat_map(|region| {
+            LANGUAGES
+                .iter()
+                .map(move |language| Value::from(format!("{language}{region}")))
+        })
+        .collect();
+    context.insert(Str::from("locales"), Value::from(locales));
+    let mut group = c.benchmark_group("js");
+    group.throughput(Throughput::Elements(rows.len() as u64));
+    for (name, source) in LOCALE {
+        let compiled = compile(&evaluator, source, &[&context]);
+        group.bench_function(name, |b| b.iter(|| compiled.eval(black_box(&[&context]))));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, scope, lists, big, locale);
 criterion_main!(benches);
