@@ -1,7 +1,7 @@
-//! JavaScript's conversions (ToString, ToNumber, ToIntegerOrInfinity, typeof) over writ
-//! values, charged to the meter by what they read and build.
+//! JavaScript's conversions (ToPrimitive, ToString, ToNumber, ToIntegerOrInfinity, typeof)
+//! over writ values, charged to the meter by what they read and build.
 
-use writ_core::{Array, Str, Value, js_number_to_string};
+use writ_core::{Array, Object, Str, Value, js_number_to_string};
 
 use crate::error::{Error, Result};
 use crate::interp::Cx;
@@ -57,9 +57,50 @@ pub(crate) fn to_string(cx: &mut Cx<'_>, value: &Value) -> Result<Str> {
         Value::Bool(false) => Str::from("false"),
         Value::Null => Str::from("null"),
         Value::Undefined => Str::from("undefined"),
-        Value::Object(_) => Str::from("[object Object]"),
+        Value::Object(object) => object_to_primitive(cx, object)?,
         Value::Array(items) => join(cx, items, &Str::from(","))?,
     })
+}
+
+/// JavaScript's `ToPrimitive`, for every hint: an array joins its items, an object converts as
+/// [`object_to_primitive`] says, a primitive stays. Every conversion of a container to a
+/// primitive in the language (`+`, templates, `String`, `==`, `<`, arithmetic, keys, joins,
+/// sorting) comes through here or through [`to_string`] and [`to_number`], which share it.
+pub(crate) fn to_primitive(cx: &mut Cx<'_>, value: &Value) -> Result<Value> {
+    Ok(match value {
+        Value::Array(items) => Value::String(join(cx, items, &Str::from(","))?),
+        Value::Object(object) => Value::String(object_to_primitive(cx, object)?),
+        other => other.clone(),
+    })
+}
+
+/// `OrdinaryToPrimitive` of a plain object, whatever the hint. No value in the language holds
+/// a function, so `valueOf` never answers a primitive (an own `valueOf` key is not callable
+/// and is skipped; the inherited method answers the object itself), and `toString` answers one
+/// only when it is `Object.prototype.toString`: `"[object Object]"`. An own `toString` key
+/// (JSON data can carry one) shadows that method, and an object from `Object.groupBy` has no
+/// prototype to inherit it from: JavaScript then throws a TypeError, and so does writ.
+pub(crate) fn object_to_primitive(cx: &Cx<'_>, object: &Object) -> Result<Str> {
+    if object.get_str("toString").is_some() {
+        return Err(no_primitive(
+            "its own key \"toString\" is not a function, so it shadows the method that would write it",
+        ));
+    }
+    if cx.is_null_prototype(object) {
+        return Err(no_primitive(
+            "an object from Object.groupBy has no prototype, so no toString method to write it",
+        ));
+    }
+    Ok(Str::from("[object Object]"))
+}
+
+/// The TypeError of an object JavaScript cannot convert to a primitive.
+#[cold]
+fn no_primitive(why: &str) -> Error {
+    Error::type_error(format!(
+        "Cannot convert object to primitive value: {why}; read the property you need (o.name), or write \
+         JSON.stringify(o) for its text"
+    ))
 }
 
 /// How deeply nested arrays a conversion to text follows. JavaScript's own limit is its call
@@ -134,7 +175,11 @@ pub(crate) fn to_number(cx: &mut Cx<'_>, value: &Value) -> Result<f64> {
             cx.text(s.len_utf16())?;
             string_to_number(s)
         }
-        Value::Object(_) => f64::NAN,
+        Value::Object(object) => {
+            // "[object Object]" reads as NaN; only whether the conversion throws matters.
+            object_to_primitive(cx, object)?;
+            f64::NAN
+        }
         Value::Array(_) => {
             let text = to_string(cx, value)?;
             string_to_number(&text)

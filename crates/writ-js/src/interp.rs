@@ -8,6 +8,7 @@
 //! allow-list tables; a method is never a value.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 
 use writ_core::{Array, Meter, Object, Str, Value};
 
@@ -73,6 +74,10 @@ pub(crate) struct Cx<'r> {
     shared: Option<&'r Array>,
     top: usize,
     bases: Vec<usize>,
+    /// The objects `Object.groupBy` made in this evaluation, which have no prototype, by
+    /// identity. Each is held here, so no other object can take its address while the
+    /// evaluation runs; what leaves the evaluation is plain JSON, and forgets the mark.
+    null_prototype: HashMap<usize, Object>,
 }
 
 /// A function a built-in may call back: an arrow written as its callback, or a one-argument
@@ -307,7 +312,18 @@ impl<'r> Cx<'r> {
             shared: None,
             top: 0,
             bases: Vec::new(),
+            null_prototype: HashMap::new(),
         }
+    }
+
+    /// Marks `object` as having no prototype, as `Object.groupBy`'s answer has none.
+    pub(crate) fn mark_null_prototype(&mut self, object: &Object) {
+        self.null_prototype.insert(object.identity(), object.clone());
+    }
+
+    /// Whether `object` has no prototype: it came from `Object.groupBy` in this evaluation.
+    pub(crate) fn is_null_prototype(&self, object: &Object) -> bool {
+        !self.null_prototype.is_empty() && self.null_prototype.contains_key(&object.identity())
     }
 
     /// Charges `n` steps.
@@ -925,13 +941,9 @@ impl<'r> Cx<'r> {
         }
     }
 
-    /// JavaScript's `ToPrimitive` for writ values: arrays join, objects print as
-    /// `[object Object]`, primitives stay.
+    /// JavaScript's `ToPrimitive` ([`coerce::to_primitive`]).
     fn primitive(&mut self, value: &Value) -> Result<Value> {
-        Ok(match value {
-            Value::Array(_) | Value::Object(_) => Value::String(to_string(self, value)?),
-            other => other.clone(),
-        })
+        coerce::to_primitive(self, value)
     }
 
     fn add(&mut self, left: &Value, right: &Value) -> Result<Value> {

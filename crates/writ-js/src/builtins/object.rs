@@ -240,12 +240,12 @@ fn group_by<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
             }
         }
     }
-    Ok(Value::Object(
-        groups
-            .into_iter()
-            .map(|(key, group)| (key, Value::Array(Array::from(group))))
-            .collect(),
-    ))
+    let object: Object = groups
+        .into_iter()
+        .map(|(key, group)| (key, Value::Array(Array::from(group))))
+        .collect();
+    cx.mark_null_prototype(&object);
+    Ok(Value::Object(object))
 }
 
 #[cfg(test)]

@@ -46,7 +46,7 @@ use std::sync::{Arc, Mutex};
 use icu::locale::Locale;
 use writ_core::{Array, Str, Value};
 
-use crate::coerce::number_to_str;
+use crate::coerce::{self, number_to_str};
 use crate::error::{Error, Result};
 use crate::interp::Cx;
 
@@ -159,7 +159,8 @@ fn arguments_key(kind: &str, locales: &Value, options: &Value) -> Option<String>
 
 /// `items.toLocaleString(locales, options)`: each element's own `toLocaleString` with the same
 /// locales and options (a number formatted, a string as it is, `null` and `undefined` empty,
-/// a nested array recursively, an object `[object Object]`), joined with `,`.
+/// a nested array recursively, an object `[object Object]` or a TypeError as ToPrimitive
+/// says), joined with `,`.
 ///
 /// As in JavaScript, the locales and options are only read when a number is formatted, so
 /// `["a"].toLocaleString(null)` is `"a"`; arguments JavaScript would accept and writ refuses
@@ -215,7 +216,9 @@ pub(crate) fn array_to_locale_string(cx: &mut Cx<'_>, items: &Array, locales: &V
                          written by toLocaleString; map the objects to text first"
                     )));
                 }
-                Str::from("[object Object]")
+                // `Object.prototype.toLocaleString` calls `toString`: an object from
+                // `Object.groupBy` has neither.
+                coerce::object_to_primitive(cx, object)?
             }
         };
         total = total.saturating_add(part.len_utf16());

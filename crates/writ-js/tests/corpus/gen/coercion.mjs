@@ -55,4 +55,22 @@ t.g('data', [
   '`${num}${str}`', '[num, str].join("|")', 'Number(str) + num',
 ]);
 
+// ToPrimitive of objects that convert: an own valueOf key is skipped (it is not a function) and
+// the inherited toString writes "[object Object]"; comparing objects converts nothing.
+t.g('toprimitive', [
+  ['vo + ""', { vo: { valueOf: 1 } }], ['`${vo}`', { vo: { valueOf: 1 } }], ['String(vo)', { vo: { valueOf: 1 } }],
+  ['vo == "[object Object]"', { vo: { valueOf: 1 } }], ['String(vo * 1)', { vo: { valueOf: 1 } }], ['[vo].join()', { vo: { valueOf: 1 } }],
+  ['String(+vo)', { vo: { valueOf: "2" } }], ['vo < 1', { vo: { valueOf: 0 } }],
+  ['ts === ts', { ts: { toString: 1 } }], ['ts == ts', { ts: { toString: 1 } }], ['ts == null', { ts: { toString: 1 } }],
+  ['ts.toString', { ts: { toString: 1 } }], ['[ts].includes(ts)', { ts: { toString: 1 } }], ['[ts, ts].toSorted(() => 0).length', { ts: { toString: 1 } }],
+  ['JSON.stringify(ts)', { ts: { toString: 1 } }], ['!ts', { ts: { toString: 1 } }], ['typeof ts', { ts: { toString: 1 } }],
+  ['Object.keys(ts)', { ts: { toString: 1 } }], ['ts.toString === 1 ? "own" : "other"', { ts: { toString: 1 } }],
+  'JSON.stringify(Object.groupBy([1, 2, 3], v => v % 2))', 'Object.keys(Object.groupBy([1, 2, 3], v => v % 2))',
+  'typeof Object.groupBy([1], v => v)', '!Object.groupBy([1], v => v)', 'Object.groupBy([1], v => v) ? 1 : 2',
+  '({ ...Object.groupBy([1, 2], v => v) }) + ""', 'Object.fromEntries(Object.entries(Object.groupBy([1], v => v))) + ""',
+  '[Object.groupBy([1], v => v)].map(g => g === g)', '[Object.groupBy([1], v => v)].map(g => g == g)', 'Object.groupBy([1], v => v) == null',
+  'Object.groupBy([1], v => v).toString', 'Object.groupBy(["toString"], v => v).toString.length', 'String(Object.groupBy([1], v => v)[1])',
+  'JSON.stringify([Object.groupBy([1], v => v)].toSorted(() => 0))', 'Object.values(Object.groupBy([3, 4], v => v > 3)).join(";")',
+]);
+
 export default t.cases;

@@ -60,4 +60,21 @@ t.g('unknown', [
 t.g('sumPrecise', ['Math.sumPrecise([1, "2"])', 'Math.sumPrecise([null])', 'Math.sumPrecise()', 'Math.sumPrecise(5)', 'Math.sumPrecise("12")', 'Math.sumPrecise([NaN, "x"])']);
 t.g('syntax', ['1 +', '(1', 'a ?? b || c', '-2 ** 2', '"unterminated', '[1, 2', '({ a: })', 'a b', '`${`', '()', '1 2', 'xs.', '.5.5', 'x => ']);
 
+// ToPrimitive of an object with an own toString key (not a function, so it shadows the method and
+// is skipped; valueOf answers the object itself): every conversion to a primitive throws a
+// TypeError. The same for the null-prototype object Object.groupBy answers.
+t.g('toprimitive', [
+  'ts + ""', '`${ts}`', 'String(ts)', 'ts == "x"', 'ts != "x"', 'ts < 1', '1 >= ts', 'ts * 1', '+ts', '-ts', 'ts - 1', 'ts ** 2', '[ts].join()', '[[ts]].join("-")',
+  '"x".concat(ts)', '({ [ts]: 1 })', '[ts, ts].toSorted()', 'o[ts]', 'Number(ts)', 'isNaN(ts)', 'parseInt(ts)', 'parseFloat(ts)', '"abc".includes(ts)',
+  '"a".repeat(ts)', 'String([ts])', '`${[1, ts]}`', 'ts == 1', 'ts == true', 'Math.max(ts)', 'Math.abs(ts)', 'Object.groupBy(xs, v => ts)',
+  'Object.fromEntries([[ts, 1]])', 'Object.hasOwn(o, ts)', '"a".localeCompare(ts)', '[ts].toLocaleString()', '[tl].toLocaleString()', 'xs.at(ts)',
+  'xs.slice(ts)', '"abc".split(ts)', '"abc".indexOf(ts)', '"abc".padStart(5, ts)', 'String.fromCharCode(ts)', '(1).toFixed(ts)', 'xs.join(ts)',
+  'tn + ""', 'both + ""', 'both * 1', 'String(tn)', '[o, ts].join()', 'xs.map(v => v + ts)', '[o, ts].toSorted().length', 'xs.with(ts, 0)',
+  'Object.groupBy(xs, v => v % 2) + ""', '`${Object.groupBy(xs, v => v)}`', 'String(Object.groupBy(xs, v => v))', 'Object.groupBy(xs, v => v) == "x"',
+  'Object.groupBy(xs, v => v) < 1', 'Object.groupBy(xs, v => v) * 1', '[Object.groupBy(xs, v => v)].join()', '"x".concat(Object.groupBy(xs, v => v))',
+  '({ [Object.groupBy(xs, v => v)]: 1 })', 'xs.map(v => Object.groupBy([v], w => w)).toSorted()', 'Number(Object.groupBy(e, v => v))',
+  '[Object.groupBy(xs, v => v)].toLocaleString()', 'xs.map(v => Object.groupBy([v], w => w) + "")', 'o[Object.groupBy(xs, v => v)]',
+  'Object.groupBy(xs, v => v) == 1', '[[Object.groupBy(xs, v => v)]].join()', 'Object.groupBy(Object.groupBy(xs, v => v)[1], v => Object.groupBy(xs, w => w))',
+], { ts: { toString: 1 }, tn: { toString: null }, tl: { toLocaleString: 1 }, both: { toString: 'x', valueOf: 2 } });
+
 export default t.cases;
