@@ -193,8 +193,11 @@ function runJs(tc) {
   return okEnvelope(result);
 }
 
+// A ReferenceError names a name nothing provides (unknown-reference), except a read of a
+// binding in its temporal dead zone (a default that reads its own or a later parameter), which
+// is a failure while running.
 function jsError(err) {
-  if (err instanceof ReferenceError) return errorEnvelope('unknown-reference', messageOf(err));
+  if (err instanceof ReferenceError && !/before initialization/.test(err.message)) return errorEnvelope('unknown-reference', messageOf(err));
   return errorEnvelope('expression-runtime', messageOf(err));
 }
 

@@ -48,6 +48,9 @@ pub enum Expr {
     Free(u32),
     /// An arrow parameter, or a name bound by destructuring one.
     Local(Local),
+    /// A parameter read before it is bound: a default that reads its own parameter or a later
+    /// one. Evaluated, it throws JavaScript's ReferenceError (the temporal dead zone).
+    Uninitialized(Str),
     /// `object.name`, `object[key]`, `object?.name`, `object?.[key]`.
     Member(Box<Member>),
     /// A call.

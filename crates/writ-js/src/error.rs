@@ -67,6 +67,9 @@ pub enum Thrown {
     SyntaxError,
     /// `URIError`: text `encodeURIComponent` or `decodeURIComponent` cannot convert.
     UriError,
+    /// `ReferenceError`: a parameter read before it is initialized, by a default that reads
+    /// its own parameter or a later one (the temporal dead zone).
+    ReferenceError,
 }
 
 impl Thrown {
@@ -77,6 +80,7 @@ impl Thrown {
             Thrown::RangeError => "RangeError",
             Thrown::SyntaxError => "SyntaxError",
             Thrown::UriError => "URIError",
+            Thrown::ReferenceError => "ReferenceError",
         }
     }
 }
@@ -179,6 +183,13 @@ impl Error {
     #[cold]
     pub fn uri_error(message: impl Into<String>) -> Error {
         Error::build(Reason::ExpressionRuntime, Some(Thrown::UriError), message)
+    }
+
+    /// A read of a parameter before it is initialized, where JavaScript throws a
+    /// `ReferenceError`.
+    #[cold]
+    pub(crate) fn reference_error(message: impl Into<String>) -> Error {
+        Error::build(Reason::ExpressionRuntime, Some(Thrown::ReferenceError), message)
     }
 
     /// Why the expression failed.

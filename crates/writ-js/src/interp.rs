@@ -745,6 +745,11 @@ impl<'r> Cx<'r> {
         match expr {
             Expr::Const(value) => Ok(value.clone()),
             Expr::Local(local) => Ok(self.local(local.depth, local.slot).clone()),
+            Expr::Uninitialized(name) => Err(Error::reference_error(format!(
+                "Cannot access '{}' before initialization: a default value can read only the parameters before \
+                 its own, as in (a, b = a) => b",
+                name.to_string_lossy()
+            ))),
             Expr::Free(index) => match self.free(*index)? {
                 Binding::Value(value) => Ok(value.clone()),
                 Binding::Global(global) => Self::global_value(global),

@@ -214,8 +214,36 @@ impl<'h> Hosts<'h> {
 struct Arrow<'a> {
     /// The names its parameters bind, unbound again when the arrow ends.
     names: Vec<&'a str>,
+    /// The names its parameters declare and has not bound yet: while a default runs, they are
+    /// in JavaScript's temporal dead zone, so a read of one throws a ReferenceError.
+    pending: Vec<&'a str>,
     /// The next free slot of its frame: its frame size once all parameters are bound.
     next_slot: u16,
+}
+
+/// Adds the names `pattern` binds to `out`, in source order. Patterns are nested no deeper
+/// than the source's nesting, which is checked before lowering begins.
+fn declared_names<'a>(pattern: &BindingPattern<'a>, out: &mut Vec<&'a str>) {
+    match pattern {
+        BindingPattern::BindingIdentifier(identifier) => out.push(identifier.name.as_str()),
+        BindingPattern::ObjectPattern(object) => {
+            for property in &object.properties {
+                declared_names(&property.value, out);
+            }
+            if let Some(rest) = &object.rest {
+                declared_names(&rest.argument, out);
+            }
+        }
+        BindingPattern::ArrayPattern(array) => {
+            for element in array.elements.iter().flatten() {
+                declared_names(element, out);
+            }
+            if let Some(rest) = &array.rest {
+                declared_names(&rest.argument, out);
+            }
+        }
+        BindingPattern::AssignmentPattern(assignment) => declared_names(&assignment.left, out),
+    }
 }
 
 /// The lowering pass: oxc's tree to [`crate::ast`], checked as it goes.
@@ -278,6 +306,17 @@ impl<'a, 'h> Lowering<'a, 'h> {
         self.bindings.get(name).and_then(|locals| locals.last().copied())
     }
 
+    /// Whether `name` is a parameter whose arrow declares it but has not bound it yet (a
+    /// default reading its own parameter or a later one), and no arrow inside that one binds
+    /// the name again.
+    fn uninitialized(&self, name: &str) -> bool {
+        let Some(declaring) = self.arrows.iter().rposition(|arrow| arrow.pending.contains(&name)) else {
+            return false;
+        };
+        self.local(name)
+            .is_none_or(|local| usize::from(local.depth) < declaring)
+    }
+
     /// The free-name index of `name`, added at its first appearance.
     fn free(&mut self, name: &'a str) -> u32 {
         if let Some(&at) = self.free_index.get(name) {
@@ -308,6 +347,9 @@ impl<'a, 'h> Lowering<'a, 'h> {
             Error::guardrail("A callback binds too many names — destructure only the properties it reads")
         })?;
         arrow.names.push(name);
+        if let Some(at) = arrow.pending.iter().position(|pending| *pending == name) {
+            arrow.pending.swap_remove(at);
+        }
         locals.push(Local { depth, slot });
         Ok(slot)
     }
@@ -345,7 +387,9 @@ impl<'a, 'h> Lowering<'a, 'h> {
             Expression::Identifier(identifier) => {
                 self.node();
                 let name = identifier.name.as_str();
-                if let Some(local) = self.local(name) {
+                if self.uninitialized(name) {
+                    Expr::Uninitialized(Str::from(name))
+                } else if let Some(local) = self.local(name) {
                     Expr::Local(local)
                 } else if self.hosts.find(name).is_some() {
                     return Err(host_as_value(name));
@@ -595,7 +639,9 @@ impl<'a, 'h> Lowering<'a, 'h> {
         let callee = call.callee.without_parentheses();
         if let Expression::Identifier(identifier) = callee {
             let name = identifier.name.as_str();
-            let callee = if let Some(local) = self.local(name) {
+            let callee = if self.uninitialized(name) {
+                Callee::Value(Expr::Uninitialized(Str::from(name)))
+            } else if let Some(local) = self.local(name) {
                 Callee::Value(Expr::Local(local))
             } else if let Some(function) = self.hosts.find(name) {
                 return self.host_call(name, function, call, position);
@@ -692,7 +738,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
             return None;
         };
         let name = identifier.name.as_str();
-        if self.local(name).is_some() {
+        if self.local(name).is_some() || self.uninitialized(name) {
             return None;
         }
         Global::from_name(name).filter(|global| {
@@ -784,6 +830,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
             Expression::Identifier(identifier) => {
                 let name = identifier.name.as_str();
                 if self.local(name).is_none()
+                    && !self.uninitialized(name)
                     && self.hosts.find(name).is_none()
                     && let Some(global) = Global::from_name(name)
                 {
@@ -832,8 +879,13 @@ impl<'a, 'h> Lowering<'a, 'h> {
         let start = self.nodes;
         self.node();
         let depth = u16::try_from(self.arrows.len()).map_err(|_| scan::too_deep())?;
+        let mut pending = Vec::new();
+        for param in &arrow.params.items {
+            declared_names(&param.pattern, &mut pending);
+        }
         self.arrows.push(Arrow {
             names: Vec::new(),
+            pending,
             next_slot: 0,
         });
         let lowered = self.lambda_parts(arrow, body);
@@ -868,12 +920,17 @@ impl<'a, 'h> Lowering<'a, 'h> {
     ) -> Result<(Box<[Pattern]>, Expr)> {
         let mut params = Vec::with_capacity(arrow.params.items.len());
         for param in &arrow.params.items {
-            let mut pattern = self.pattern(&param.pattern)?;
-            if let Some(default) = &param.initializer {
-                self.node();
-                let default = self.expr(default, Position::Operand)?;
-                pattern = Pattern::Default(Box::new(pattern), Box::new(default));
-            }
+            // A default runs before its parameter is bound: it is lowered first, so the names
+            // bound so far are exactly those JavaScript has initialized when it runs.
+            let pattern = match &param.initializer {
+                Some(default) => {
+                    self.node();
+                    let default = self.expr(default, Position::Operand)?;
+                    let target = self.pattern(&param.pattern)?;
+                    Pattern::Default(Box::new(target), Box::new(default))
+                }
+                None => self.pattern(&param.pattern)?,
+            };
             params.push(pattern);
         }
         let body = self.expr(body, Position::Operand)?;
@@ -943,8 +1000,9 @@ impl<'a, 'h> Lowering<'a, 'h> {
                 }
             }
             BindingPattern::AssignmentPattern(assignment) => {
-                let target = self.pattern(&assignment.left)?;
+                // The default first, as for a parameter's.
                 let default = self.expr(&assignment.right, Position::Operand)?;
+                let target = self.pattern(&assignment.left)?;
                 Pattern::Default(Box::new(target), Box::new(default))
             }
         })

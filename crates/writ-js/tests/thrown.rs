@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! {"id", "expr", "data"?: {name: value}, "limits"?: {"steps", "ms", "maxStringLength",
-//!  "maxArrayLength", "maxTotalAllocation"}, "thrown": "TypeError"|"RangeError"|"SyntaxError"|"URIError",
+//!  "maxArrayLength", "maxTotalAllocation"}, "thrown": "TypeError"|"RangeError"|"SyntaxError"|"URIError"|
+//!  "ReferenceError",
 //!  "message": the start of writ's message}
 //! ```
 //!
@@ -21,11 +22,12 @@ use writ_core::{Object, Value, parse_json};
 use writ_js::{Budget, Evaluator, Reason, Thrown};
 
 /// Every kind of [`Thrown`], so the table can be checked to use each.
-const KINDS: [Thrown; 4] = [
+const KINDS: [Thrown; 5] = [
     Thrown::TypeError,
     Thrown::RangeError,
     Thrown::SyntaxError,
     Thrown::UriError,
+    Thrown::ReferenceError,
 ];
 
 /// One line of the table.

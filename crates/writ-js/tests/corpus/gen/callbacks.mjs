@@ -73,4 +73,12 @@ t.g('order', [
   'xs.toSorted((a, b) => (a === b ? 0 : a < b ? -1 : 1))',
 ]);
 
+// Defaults that read earlier parameters, or names an inner arrow binds again, are no temporal
+// dead zone; a default that is not evaluated reads nothing.
+t.g('tdzok', [
+  '[1].map((a = a) => a)', '[undefined].map((a, b = a) => b)', '[[undefined, undefined]].map(([a = 1, b = a]) => a + b)', '[{}].map(({ a = 1, b = a }) => b)',
+  '[undefined].map((a = xs.map(b => b), b) => a)', '[undefined].map((a = xs.map(a => a)) => a)', '[{ b: 2 }].map(({ a = 1, b }) => a + b)',
+  '[[5]].map(([a = b, b]) => a)', '[[undefined]].map(([a = 1, [b] = [a]]) => b)', 'xs.map((v, i, arr, d = x) => d)',
+]);
+
 export default t.cases;

@@ -76,5 +76,13 @@ t.g('toprimitive', [
   '[Object.groupBy(xs, v => v)].toLocaleString()', 'xs.map(v => Object.groupBy([v], w => w) + "")', 'o[Object.groupBy(xs, v => v)]',
   'Object.groupBy(xs, v => v) == 1', '[[Object.groupBy(xs, v => v)]].join()', 'Object.groupBy(Object.groupBy(xs, v => v)[1], v => Object.groupBy(xs, w => w))',
 ], { ts: { toString: 1 }, tn: { toString: null }, tl: { toLocaleString: 1 }, both: { toString: 'x', valueOf: 2 } });
+// A default that reads its own parameter or a later one reads it in its temporal dead zone.
+t.g('tdz', [
+  '[undefined].map((a = a) => a)', '[undefined].map((a = b, b) => a)', '[[]].map(([a = b, b]) => a)', '[{}].map(({ a = b, b }) => a)', '[[]].map(([a = a]) => a)',
+  '[undefined].map(({ p } = p) => p)', '[undefined].map((a = typeof b, b) => a)', '[undefined].map((a = [1].map(x => b), b) => a)',
+  ['[undefined].map((a = b + 1, b) => a)', { b: 5 }], ['[{}].map(({ [k]: v, k }) => v)', { k: 'v' }], '[undefined].map((a = b.c, b) => a)',
+  '[[undefined, undefined]].map(([a = b, b = 1]) => a)', '[{}].map(({ a: { b } = b }) => b)', '[undefined].map((a = (b ?? 1), b) => a)',
+  '[undefined].map((a = [undefined].map((x = a) => x)) => a)',
+]);
 
 export default t.cases;
