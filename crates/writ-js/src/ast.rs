@@ -11,17 +11,17 @@ use crate::tables::{ArrayMethod, NumberMethod, Static, StringMethod};
 
 /// A parsed, checked expression, ready to run any number of times.
 #[derive(Debug)]
-pub struct Program {
+pub(crate) struct Program {
     /// The expression.
-    pub root: Expr,
+    pub(crate) root: Expr,
     /// Nodes in the whole tree, charged as steps at the start of each evaluation.
-    pub node_count: u32,
+    pub(crate) node_count: u32,
     /// Every free name (not an arrow parameter), in order of first appearance; [`Expr::Free`]
     /// indexes this list. Globals and host function names are included.
-    pub free_names: Box<[Str]>,
+    pub(crate) free_names: Box<[Str]>,
     /// The host functions the expression calls, in order of first appearance: indices into the
     /// evaluator's function list.
-    pub host_calls: Box<[u32]>,
+    pub(crate) host_calls: Box<[u32]>,
 }
 
 #[cfg(test)]
@@ -39,7 +39,7 @@ impl Program {
 
 /// One expression node.
 #[derive(Debug)]
-pub enum Expr {
+pub(crate) enum Expr {
     /// A number, string, boolean or null literal.
     Const(Value),
     /// A template literal: `quasis.len() == exprs.len() + 1`, cooked text.
@@ -79,37 +79,37 @@ pub enum Expr {
 
 /// The parts of a template literal.
 #[derive(Debug)]
-pub struct Template {
+pub(crate) struct Template {
     /// The literal text around the substitutions, cooked (escapes applied).
-    pub quasis: Box<[Str]>,
+    pub(crate) quasis: Box<[Str]>,
     /// The substitutions.
-    pub exprs: Box<[Expr]>,
+    pub(crate) exprs: Box<[Expr]>,
 }
 
 /// Where an arrow parameter lives: the arrow's nesting depth (0 for the outermost arrow) and
 /// the slot in its frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Local {
+pub(crate) struct Local {
     /// How many arrows enclose the binding arrow.
-    pub depth: u16,
+    pub(crate) depth: u16,
     /// The slot in that arrow's frame.
-    pub slot: u16,
+    pub(crate) slot: u16,
 }
 
 /// A property read.
 #[derive(Debug)]
-pub struct Member {
+pub(crate) struct Member {
     /// The receiver.
-    pub object: Expr,
+    pub(crate) object: Expr,
     /// The property.
-    pub property: Property,
+    pub(crate) property: Property,
     /// `?.`: a nullish receiver ends the enclosing [`Expr::Chain`] with `undefined`.
-    pub optional: bool,
+    pub(crate) optional: bool,
 }
 
 /// Which property a [`Member`] reads.
 #[derive(Debug)]
-pub enum Property {
+pub(crate) enum Property {
     /// A written name (`a.b`) or a string literal key (`a["b"]`) that is not an array index.
     Named(Str),
     /// A canonical array index, written (`a[0]`, `a["0"]`).
@@ -120,16 +120,16 @@ pub enum Property {
 
 /// A call.
 #[derive(Debug)]
-pub struct Call {
+pub(crate) struct Call {
     /// What is called.
-    pub callee: Callee,
+    pub(crate) callee: Callee,
     /// The arguments, in order.
-    pub args: Box<[Arg]>,
+    pub(crate) args: Box<[Arg]>,
 }
 
 /// What a [`Call`] calls.
 #[derive(Debug)]
-pub enum Callee {
+pub(crate) enum Callee {
     /// `receiver.name(…)`, `receiver[key](…)`, `receiver?.name(…)`.
     Method {
         /// The receiver.
@@ -147,7 +147,7 @@ pub enum Callee {
 
 /// A method as written.
 #[derive(Debug)]
-pub enum MethodKey {
+pub(crate) enum MethodKey {
     /// A written name, resolved against the tables once at parse time.
     Named(Box<MethodName>),
     /// A computed name, looked up in the tables when the call runs.
@@ -156,23 +156,23 @@ pub enum MethodKey {
 
 /// A written method name with its table entries for each receiver kind.
 #[derive(Debug)]
-pub struct MethodName {
+pub(crate) struct MethodName {
     /// The name as written.
-    pub text: Str,
+    pub(crate) text: Str,
     /// The array method of that name.
-    pub array: Option<ArrayMethod>,
+    pub(crate) array: Option<ArrayMethod>,
     /// The string method of that name.
-    pub string: Option<StringMethod>,
+    pub(crate) string: Option<StringMethod>,
     /// The number method of that name.
-    pub number: Option<NumberMethod>,
+    pub(crate) number: Option<NumberMethod>,
     /// The namespace function of that name, when the receiver is written as a namespace
     /// global (`Math.max`) and so may resolve to it.
-    pub statik: Option<Static>,
+    pub(crate) statik: Option<Static>,
 }
 
 /// One argument of a call.
 #[derive(Debug)]
-pub enum Arg {
+pub(crate) enum Arg {
     /// An ordinary argument.
     Value(Expr),
     /// `...items`.
@@ -186,25 +186,23 @@ pub enum Arg {
 
 /// An arrow function written as a callback.
 #[derive(Debug)]
-pub struct Lambda {
+pub(crate) struct Lambda {
     /// The parameters, at most five.
-    pub params: Box<[Pattern]>,
+    pub(crate) params: Box<[Pattern]>,
     /// The expression body.
-    pub body: Expr,
+    pub(crate) body: Expr,
     /// Slots in the arrow's frame: one per name its parameters bind.
-    pub frame_size: u16,
-    /// How many arrows enclose this one.
-    pub depth: u16,
+    pub(crate) frame_size: u16,
     /// Nodes in the arrow (parameters and body), charged as steps per invocation.
-    pub node_count: u32,
+    pub(crate) node_count: u32,
     /// Every parameter is a plain name: binding fills each slot of the frame, in order, so
     /// no slot can be read before it is bound.
-    pub simple: bool,
+    pub(crate) simple: bool,
 }
 
 /// A binding pattern in an arrow's parameter list.
 #[derive(Debug)]
-pub enum Pattern {
+pub(crate) enum Pattern {
     /// A plain name, bound to this slot of the arrow's frame.
     Slot(u16),
     /// `{ a, b: c, [k]: d, ...rest }`.
@@ -227,25 +225,25 @@ pub enum Pattern {
 
 /// One property of an object pattern.
 #[derive(Debug)]
-pub struct PatternProp {
+pub(crate) struct PatternProp {
     /// The key read from the value.
-    pub key: PropKey,
+    pub(crate) key: PropKey,
     /// Where it is bound.
-    pub value: Pattern,
+    pub(crate) value: Pattern,
 }
 
 /// An object literal with a fixed key list.
 #[derive(Debug)]
-pub struct Record {
+pub(crate) struct Record {
     /// The keys, in order.
-    pub shape: Shape,
+    pub(crate) shape: Shape,
     /// One value per key, in the same order.
-    pub values: Box<[Expr]>,
+    pub(crate) values: Box<[Expr]>,
 }
 
 /// One element of an array literal.
 #[derive(Debug)]
-pub enum Element {
+pub(crate) enum Element {
     /// An ordinary item.
     Item(Expr),
     /// `...items`.
@@ -254,7 +252,7 @@ pub enum Element {
 
 /// One member of an object literal.
 #[derive(Debug)]
-pub enum Prop {
+pub(crate) enum Prop {
     /// `key: value`, or the shorthand `key`.
     Init(PropKey, Expr),
     /// `...object`.
@@ -263,7 +261,7 @@ pub enum Prop {
 
 /// A key in an object literal or pattern.
 #[derive(Debug)]
-pub enum PropKey {
+pub(crate) enum PropKey {
     /// A written name, string or number literal, as its property-key text.
     Static(Str),
     /// `[expr]`.
@@ -272,16 +270,16 @@ pub enum PropKey {
 
 /// A call of a host function.
 #[derive(Debug)]
-pub struct HostCall {
+pub(crate) struct HostCall {
     /// The index of the function in the evaluator's list.
-    pub function: u32,
+    pub(crate) function: u32,
     /// The single argument, if written.
-    pub argument: Option<Expr>,
+    pub(crate) argument: Option<Expr>,
 }
 
 /// Prefix operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnaryOp {
+pub(crate) enum UnaryOp {
     /// `!`.
     Not,
     /// `-`.
@@ -294,7 +292,7 @@ pub enum UnaryOp {
 
 /// Binary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinaryOp {
+pub(crate) enum BinaryOp {
     /// `+`.
     Add,
     /// `-`.
@@ -327,7 +325,7 @@ pub enum BinaryOp {
 
 /// Short-circuit operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LogicalOp {
+pub(crate) enum LogicalOp {
     /// `&&`.
     And,
     /// `||`.

@@ -41,25 +41,25 @@ use crate::error::{Error, Result};
 use crate::tables::{ArrayMethod, Global, NumberMethod, Static, StringMethod, is_method_name};
 
 /// What the parser needs from the evaluator.
-pub struct ParseOptions<'a> {
+pub(crate) struct ParseOptions<'a> {
     /// Longest source in UTF-16 code units; longer is refused before parsing.
-    pub max_source_length: usize,
+    pub(crate) max_source_length: usize,
     /// Names of the evaluator's host functions; HostCall.function indexes this slice.
-    pub host_functions: &'a [&'a str],
+    pub(crate) host_functions: &'a [&'a str],
 }
 
 /// The deepest an expression may nest: AST levels, and the parser recursion the pre-scan
 /// allows.
-pub const MAX_AST_DEPTH: usize = 100;
+pub(crate) const MAX_AST_DEPTH: usize = 100;
 
 /// The most parameters an arrow callback may declare.
-pub const MAX_ARROW_PARAMS: usize = 5;
+pub(crate) const MAX_ARROW_PARAMS: usize = 5;
 
 /// Parses and checks `source`: one expression of the language, ready to run.
 ///
 /// Errors are `expression-syntax` for an empty, too long or malformed source, and
 /// `guardrail-violation` for anything outside the language or nested too deep.
-pub fn parse(source: &str, options: &ParseOptions<'_>) -> Result<Program> {
+pub(crate) fn parse(source: &str, options: &ParseOptions<'_>) -> Result<Program> {
     check_size(source, options.max_source_length)?;
     scan::check_nesting(source)?;
     let allocator = Allocator::default();
@@ -878,7 +878,6 @@ impl<'a, 'h> Lowering<'a, 'h> {
         self.enter()?;
         let start = self.nodes;
         self.node();
-        let depth = u16::try_from(self.arrows.len()).map_err(|_| scan::too_deep())?;
         let mut pending = Vec::new();
         for param in &arrow.params.items {
             declared_names(&param.pattern, &mut pending);
@@ -906,7 +905,6 @@ impl<'a, 'h> Lowering<'a, 'h> {
             params,
             body,
             frame_size,
-            depth,
             node_count: self.nodes.saturating_sub(start),
             simple,
         })

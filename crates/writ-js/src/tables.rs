@@ -5,19 +5,19 @@
 
 /// Declares a name enum with `ALL`, `name()` and `from_name()`.
 macro_rules! names {
-    ($(#[$meta:meta])* pub enum $Name:ident { $($(#[$vmeta:meta])* $Variant:ident = $text:literal,)* }) => {
+    ($(#[$meta:meta])* pub(crate) enum $Name:ident { $($(#[$vmeta:meta])* $Variant:ident = $text:literal,)* }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $Name {
+        pub(crate) enum $Name {
             $($(#[$vmeta])* $Variant,)*
         }
 
         impl $Name {
             /// Every member, in table order.
-            pub const ALL: &'static [$Name] = &[$($Name::$Variant,)*];
+            pub(crate) const ALL: &'static [$Name] = &[$($Name::$Variant,)*];
 
             /// The name as written in an expression.
-            pub fn name(self) -> &'static str {
+            pub(crate) fn name(self) -> &'static str {
                 match self {
                     $($Name::$Variant => $text,)*
                 }
@@ -25,7 +25,7 @@ macro_rules! names {
 
             /// The member written `name`, if the table has it.
             #[allow(clippy::should_implement_trait)]
-            pub fn from_name(name: &str) -> Option<$Name> {
+            pub(crate) fn from_name(name: &str) -> Option<$Name> {
                 match name {
                     $($text => Some($Name::$Variant),)*
                     _ => None,
@@ -37,7 +37,7 @@ macro_rules! names {
 
 names! {
     /// The names an expression can use without a context providing them.
-    pub enum Global {
+    pub(crate) enum Global {
         /// `Math`, a namespace of numeric functions and constants.
         Math = "Math",
         /// `JSON`: parse and stringify.
@@ -77,7 +77,7 @@ names! {
 
 impl Global {
     /// Whether the global may be called bare, as `Number(x)`.
-    pub fn is_callable(self) -> bool {
+    pub(crate) fn is_callable(self) -> bool {
         matches!(
             self,
             Global::Number
@@ -95,12 +95,12 @@ impl Global {
     /// Whether the global may stand where a callback goes (`rows.filter(Boolean)`): it is
     /// called with the item alone, which gives JavaScript's answer only for one-argument
     /// functions, so `parseInt` is not among them.
-    pub fn is_callback(self) -> bool {
+    pub(crate) fn is_callback(self) -> bool {
         self.is_callable() && self != Global::ParseInt
     }
 
     /// What `typeof` answers for the global.
-    pub fn type_of(self) -> &'static str {
+    pub(crate) fn type_of(self) -> &'static str {
         match self {
             Global::Math | Global::Json => "object",
             Global::Undefined => "undefined",
@@ -112,7 +112,7 @@ impl Global {
 
 names! {
     /// The methods of arrays.
-    pub enum ArrayMethod {
+    pub(crate) enum ArrayMethod {
         /// `map(cb)`.
         Map = "map",
         /// `filter(cb)`.
@@ -170,7 +170,7 @@ names! {
 
 impl ArrayMethod {
     /// Which argument holds the method's callback, if it takes one.
-    pub fn callback_argument(self) -> Option<usize> {
+    pub(crate) fn callback_argument(self) -> Option<usize> {
         use ArrayMethod::*;
         match self {
             Map | Filter | Reduce | ReduceRight | Find | FindIndex | FindLast | FindLastIndex | Some | Every
@@ -182,7 +182,7 @@ impl ArrayMethod {
 
 names! {
     /// The methods of strings.
-    pub enum StringMethod {
+    pub(crate) enum StringMethod {
         /// `at(index)`.
         At = "at",
         /// `charAt(index)`.
@@ -252,7 +252,7 @@ names! {
 
 names! {
     /// The methods of numbers.
-    pub enum NumberMethod {
+    pub(crate) enum NumberMethod {
         /// `toFixed(digits?)`.
         ToFixed = "toFixed",
         /// `toExponential(digits?)`.
@@ -270,7 +270,7 @@ names! {
 
 names! {
     /// The functions of `Math`.
-    pub enum MathFn {
+    pub(crate) enum MathFn {
         /// `Math.abs`.
         Abs = "abs",
         /// `Math.ceil`.
@@ -348,7 +348,7 @@ names! {
 
 names! {
     /// The constants of `Math`.
-    pub enum MathConstant {
+    pub(crate) enum MathConstant {
         /// π.
         Pi = "PI",
         /// e.
@@ -370,7 +370,7 @@ names! {
 
 impl MathConstant {
     /// The constant's value.
-    pub fn value(self) -> f64 {
+    pub(crate) fn value(self) -> f64 {
         use std::f64::consts;
         match self {
             MathConstant::Pi => consts::PI,
@@ -387,7 +387,7 @@ impl MathConstant {
 
 names! {
     /// The constants of `Number`.
-    pub enum NumberConstant {
+    pub(crate) enum NumberConstant {
         /// 2⁵³ − 1.
         MaxSafeInteger = "MAX_SAFE_INTEGER",
         /// −(2⁵³ − 1).
@@ -409,7 +409,7 @@ names! {
 
 impl NumberConstant {
     /// The constant's value.
-    pub fn value(self) -> f64 {
+    pub(crate) fn value(self) -> f64 {
         match self {
             NumberConstant::MaxSafeInteger => 9007199254740991.0,
             NumberConstant::MinSafeInteger => -9007199254740991.0,
@@ -425,7 +425,7 @@ impl NumberConstant {
 
 names! {
     /// The functions of `JSON`.
-    pub enum JsonFn {
+    pub(crate) enum JsonFn {
         /// `JSON.parse(text)`, without a reviver.
         Parse = "parse",
         /// `JSON.stringify(value, null?, indent?)`.
@@ -435,7 +435,7 @@ names! {
 
 names! {
     /// The functions of `Object`.
-    pub enum ObjectFn {
+    pub(crate) enum ObjectFn {
         /// `Object.keys`.
         Keys = "keys",
         /// `Object.values`.
@@ -455,7 +455,7 @@ names! {
 
 names! {
     /// The functions of `Array`.
-    pub enum ArrayFn {
+    pub(crate) enum ArrayFn {
         /// `Array.isArray`.
         IsArray = "isArray",
         /// `Array.from(source, mapper?)`.
@@ -467,7 +467,7 @@ names! {
 
 names! {
     /// The functions of `Number`.
-    pub enum NumberFn {
+    pub(crate) enum NumberFn {
         /// `Number.isInteger`.
         IsInteger = "isInteger",
         /// `Number.isFinite`, not coercing.
@@ -485,7 +485,7 @@ names! {
 
 names! {
     /// The functions of `String`.
-    pub enum StringFn {
+    pub(crate) enum StringFn {
         /// `String.fromCharCode`.
         FromCharCode = "fromCharCode",
         /// `String.fromCodePoint`.
@@ -495,7 +495,7 @@ names! {
 
 names! {
     /// The functions of `Date`.
-    pub enum DateFn {
+    pub(crate) enum DateFn {
         /// `Date.parse(text)`: milliseconds since the epoch, or NaN.
         Parse = "parse",
         /// `Date.UTC(year, month?, …)`.
@@ -505,7 +505,7 @@ names! {
 
 /// A function of a namespace global: `Math.max`, `JSON.parse`, …
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Static {
+pub(crate) enum Static {
     /// A `Math` function.
     Math(MathFn),
     /// A `JSON` function.
@@ -524,7 +524,7 @@ pub enum Static {
 
 impl Static {
     /// The function `name` of namespace `global`, if the language has it.
-    pub fn lookup(global: Global, name: &str) -> Option<Static> {
+    pub(crate) fn lookup(global: Global, name: &str) -> Option<Static> {
         match global {
             Global::Math => MathFn::from_name(name).map(Static::Math),
             Global::Json => JsonFn::from_name(name).map(Static::Json),
@@ -538,7 +538,7 @@ impl Static {
     }
 
     /// Which argument holds the function's callback, if it takes one.
-    pub fn callback_argument(self) -> Option<usize> {
+    pub(crate) fn callback_argument(self) -> Option<usize> {
         match self {
             Static::Array(ArrayFn::From) | Static::Object(ObjectFn::GroupBy) => Some(1),
             _ => None,
@@ -546,7 +546,7 @@ impl Static {
     }
 
     /// The names of `global`'s functions, for messages.
-    pub fn names_of(global: Global) -> Vec<&'static str> {
+    pub(crate) fn names_of(global: Global) -> Vec<&'static str> {
         match global {
             Global::Math => MathFn::ALL.iter().map(|f| f.name()).collect(),
             Global::Json => JsonFn::ALL.iter().map(|f| f.name()).collect(),
@@ -562,7 +562,7 @@ impl Static {
 
 /// Whether `name` is a method of arrays, strings or numbers, or a static of any namespace:
 /// what the parser accepts as a written method name before knowing the receiver's type.
-pub fn is_method_name(name: &str) -> bool {
+pub(crate) fn is_method_name(name: &str) -> bool {
     ArrayMethod::from_name(name).is_some()
         || StringMethod::from_name(name).is_some()
         || NumberMethod::from_name(name).is_some()
