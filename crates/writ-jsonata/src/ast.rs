@@ -15,37 +15,37 @@ use crate::signature::Signature;
 
 /// One node.
 #[derive(Debug, Clone)]
-pub struct Node {
+pub(crate) struct Node {
     /// What the node is.
-    pub kind: Kind,
+    pub(crate) kind: Kind,
     /// The character offset just past the node's token, as jsonata-js reports positions.
-    pub position: usize,
+    pub(crate) position: usize,
     /// Filters applied to this node's result when it is not a path step (jsonata's
     /// `predicate`).
-    pub predicate: Vec<Stage>,
+    pub(crate) predicate: Vec<Stage>,
     /// Filters and `#` index bindings applied to each input item's result when this node is a
     /// path step (jsonata's `stages`).
-    pub stages: Vec<Stage>,
+    pub(crate) stages: Vec<Stage>,
     /// A group-by object constructor after this node (`expr{k: v}`).
-    pub group: Option<Box<Group>>,
+    pub(crate) group: Option<Box<Group>>,
     /// `@$name`: the step binds each item to `$name` and keeps the context.
-    pub focus: Option<Str>,
+    pub(crate) focus: Option<Str>,
     /// `#$name`: the step binds each item's position to `$name`.
-    pub index: Option<Str>,
+    pub(crate) index: Option<Str>,
     /// The step takes part in a tuple stream (it binds, or a `%` reaches back to it).
-    pub tuple: bool,
+    pub(crate) tuple: bool,
     /// The `%` label that names this step's items, when a `%` reaches back to it (every `%`
     /// that reaches this step shares the one label).
-    pub ancestor: Option<Label>,
+    pub(crate) ancestor: Option<Label>,
     /// `[]` after this step: keep a singleton result as an array.
-    pub keep_array: bool,
+    pub(crate) keep_array: bool,
     /// An array constructor that is the first or last step of a path: never flattened.
-    pub cons_array: bool,
+    pub(crate) cons_array: bool,
     /// On a path: some step has `keep_array`.
-    pub keep_singleton_array: bool,
+    pub(crate) keep_singleton_array: bool,
     /// On a block: some expression binds a variable (`:=`) in the block's own scope, so the
     /// block needs one.
-    pub scoped: bool,
+    pub(crate) scoped: bool,
     /// On an object constructor whose keys are all written as distinct strings (none an array
     /// index): the key list its objects share, made once.
     pub(crate) shape: Option<writ_core::Shape>,
@@ -57,11 +57,11 @@ pub struct Node {
 
 /// A `%` label: the name under which a tuple binds an ancestor item (`!0`, `!1`, …, which no
 /// variable can be called).
-pub type Label = Str;
+pub(crate) type Label = Str;
 
 /// What a node is.
 #[derive(Debug, Clone)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A location path of steps, in order.
     Path(Vec<Node>),
     /// A binary operator.
@@ -120,7 +120,7 @@ pub enum Kind {
 
 /// A binary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinaryOp {
+pub(crate) enum BinaryOp {
     /// `+`
     Add,
     /// `-`
@@ -157,7 +157,7 @@ pub enum BinaryOp {
 
 impl BinaryOp {
     /// The operator as written.
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             BinaryOp::Add => "+",
             BinaryOp::Subtract => "-",
@@ -181,11 +181,11 @@ impl BinaryOp {
 
 /// A call or partial application.
 #[derive(Debug, Clone)]
-pub struct Call {
+pub(crate) struct Call {
     /// What is called (a variable, a path, a lambda, …).
-    pub procedure: Box<Node>,
+    pub(crate) procedure: Box<Node>,
     /// The arguments; in a partial application, some are [`Kind::Placeholder`].
-    pub args: Vec<Node>,
+    pub(crate) args: Vec<Node>,
     /// The built-in a `$name` procedure names, found once at parse (a binding of the same name
     /// still takes precedence at run time).
     pub(crate) builtin: Option<(&'static crate::functions::Builtin, &'static Signature)>,
@@ -193,31 +193,36 @@ pub struct Call {
 
 /// A lambda's definition.
 #[derive(Debug)]
-pub struct Lambda {
+pub(crate) struct Lambda {
     /// Parameter names, without `$`.
-    pub params: Vec<Str>,
+    pub(crate) params: Vec<Str>,
     /// The `<…>` signature, if written.
-    pub signature: Option<Signature>,
+    pub(crate) signature: Option<Signature>,
     /// The body.
-    pub body: Node,
+    pub(crate) body: Node,
     /// A thunk the parser made for a call in tail position: evaluated by the trampoline.
-    pub thunk: bool,
+    pub(crate) thunk: bool,
 }
 
 /// The parts of a transform `| pattern | update, delete |`.
 #[derive(Debug)]
-pub struct Transform {
+pub(crate) struct Transform {
     /// Selects the objects to change, within a copy of the argument.
-    pub pattern: Node,
+    pub(crate) pattern: Node,
     /// Evaluated on each selected object: an object whose keys are merged into it.
-    pub update: Node,
+    pub(crate) update: Node,
     /// Evaluated on each selected object: a key or array of keys to remove.
-    pub delete: Option<Node>,
+    pub(crate) delete: Option<Node>,
 }
 
-/// One `[…]` filter or `#$i` binding on a step.
+/// One `[…]` filter or `#$i` binding on a step, with the position jsonata-js gives it (which
+/// only the parser's tests read, pinning the tree against jsonata-js's).
 #[derive(Debug, Clone)]
-pub enum Stage {
+#[cfg_attr(
+    not(test),
+    expect(dead_code, reason = "the positions are pinned by the parser's tests")
+)]
+pub(crate) enum Stage {
     /// `[expr]`: a predicate, or an index when it evaluates to a number.
     Filter(Node, usize),
     /// `#$name`, after a filter.
@@ -226,25 +231,25 @@ pub enum Stage {
 
 /// A group-by: `{key: value, …}` after an expression.
 #[derive(Debug, Clone)]
-pub struct Group {
+pub(crate) struct Group {
     /// The key and value expressions.
-    pub pairs: Vec<(Node, Node)>,
+    pub(crate) pairs: Vec<(Node, Node)>,
     /// Where the `{` is.
-    pub position: usize,
+    pub(crate) position: usize,
 }
 
 /// One term of an order-by.
 #[derive(Debug, Clone)]
-pub struct SortTerm {
+pub(crate) struct SortTerm {
     /// `>` before the expression.
-    pub descending: bool,
+    pub(crate) descending: bool,
     /// The sort key.
-    pub expression: Node,
+    pub(crate) expression: Node,
 }
 
 impl Node {
     /// A node of `kind` at `position` with no marks.
-    pub fn new(kind: Kind, position: usize) -> Node {
+    pub(crate) fn new(kind: Kind, position: usize) -> Node {
         Node {
             kind,
             position,

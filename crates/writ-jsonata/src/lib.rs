@@ -18,13 +18,13 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod ast;
+mod ast;
 mod error;
 mod eval;
 mod function;
 mod functions;
 mod messages;
-pub mod parse;
+mod parse;
 mod regex;
 mod signature;
 mod value;
@@ -231,11 +231,6 @@ impl Expression {
         Ok(Expression {
             root: Arc::new(parse::parse(source)?),
         })
-    }
-
-    /// The parsed tree.
-    pub fn ast(&self) -> &ast::Node {
-        &self.root
     }
 
     /// Evaluates over `input` (`Value::Undefined` for none). `Value::Undefined` in the answer is

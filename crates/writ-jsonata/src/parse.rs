@@ -18,7 +18,7 @@ use crate::error::Result;
 
 /// The deepest an expression may nest: levels of the parsed tree (each bracket, operator,
 /// call, lambda, conditional… is one), which is also how deep the evaluator recurses.
-pub const MAX_DEPTH: usize = 500;
+pub(crate) const MAX_DEPTH: usize = 500;
 
 /// Parses `source` into a tree.
 ///
@@ -26,7 +26,7 @@ pub const MAX_DEPTH: usize = 500;
 ///
 /// JSONata's S-codes, with the position; U1001 when the expression nests deeper than
 /// [`MAX_DEPTH`] levels.
-pub fn parse(source: &str) -> Result<Node> {
+pub(crate) fn parse(source: &str) -> Result<Node> {
     process::process(pratt::Parser::parse(source)?)
 }
 

@@ -64,7 +64,8 @@ type Ranges = Vec<(u16, u16)>;
 pub struct Pattern {
     /// The pattern as written between the slashes.
     source: String,
-    /// The flags as written (`i`, `m`).
+    /// The flags as written (`i`, `m`), which only the tests read.
+    #[cfg_attr(not(test), expect(dead_code, reason = "read by the tests"))]
     flags: String,
     /// The translated pattern.
     regex: regex::Regex,
@@ -283,6 +284,7 @@ impl Pattern {
     }
 
     /// The flags as written after the closing slash.
+    #[cfg(test)]
     pub fn flags(&self) -> &str {
         &self.flags
     }
