@@ -36,6 +36,12 @@ pub struct Limits {
     pub max_total_allocation: Option<u64>,
     /// The deepest nesting of evaluation (recursion, nested calls).
     pub max_depth: Option<u32>,
+    /// The longest source text, in bytes, refused before parsing. The engine checks it when it
+    /// compiles; the meter does not count it.
+    pub max_source_length: Option<u64>,
+    /// The most bytes a VM that allocates on its own (Lua's) may hold. The engine's allocator
+    /// enforces it; the meter does not count it.
+    pub max_memory_bytes: Option<u64>,
     /// Steps between two reads of the clock and of the interrupt flag; at least 1.
     pub check_interval: u32,
 }
@@ -49,6 +55,8 @@ impl Limits {
         max_array_length: None,
         max_total_allocation: None,
         max_depth: None,
+        max_source_length: None,
+        max_memory_bytes: None,
         check_interval: DEFAULT_CHECK_INTERVAL,
     };
 }
@@ -71,6 +79,9 @@ pub enum Bound {
     Depth,
     /// The host raised the meter's [`Interrupt`].
     Interrupted,
+    /// [`Limits::max_memory_bytes`], which an engine with a heap of its own enforces and
+    /// records on the meter.
+    Memory,
 }
 
 /// An evaluation crossed one of its [`Limits`].
@@ -96,6 +107,7 @@ impl fmt::Display for BudgetExceeded {
             Bound::TotalAllocation => write!(f, "total allocation limit of {limit} exceeded"),
             Bound::Depth => write!(f, "depth limit of {limit} exceeded"),
             Bound::Interrupted => f.write_str("evaluation interrupted by the host"),
+            Bound::Memory => write!(f, "memory ceiling of {limit} bytes reached"),
         }
     }
 }
@@ -311,6 +323,36 @@ impl Meter {
     /// Steps charged so far.
     pub fn steps_used(&self) -> u64 {
         self.recorded + (self.granted - self.fuel)
+    }
+
+    /// Steps that may still be charged, or `None` without a step limit: what an engine that
+    /// counts in a VM of its own (Lua's instructions) hands that VM, charging back what it used.
+    pub fn steps_left(&self) -> Option<u64> {
+        self.step_limit.map(|limit| limit.saturating_sub(self.steps_used()))
+    }
+
+    /// Time left before the deadline (starting a pending one), or `None` without a time limit:
+    /// what an engine that keeps time in a VM of its own hands that VM.
+    pub fn time_left(&mut self) -> Option<Duration> {
+        if let Deadline::Pending(_) = self.deadline {
+            self.start_clock();
+        }
+        match self.deadline {
+            Deadline::At(at, _) => Some(at.saturating_duration_since(self.now())),
+            Deadline::Pending(time) => Some(time),
+            Deadline::None => None,
+        }
+    }
+
+    /// Records that a VM of the engine's own crossed `exceeded`'s bound, so the meter fails from
+    /// now on as if it had crossed it itself (the error is sticky across the seam too).
+    pub fn record_exceeded(&mut self, exceeded: BudgetExceeded) {
+        if self.exceeded.is_none() {
+            self.recorded += self.granted - self.fuel;
+            self.fuel = 0;
+            self.granted = 0;
+            self.exceeded = Some(exceeded);
+        }
     }
 
     /// Records spent fuel, checks the clock and the interrupt, and hands out the next batch.

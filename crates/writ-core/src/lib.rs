@@ -8,6 +8,13 @@
 //!   charged against.
 //! - [`Path`]: checked path reads that refuse prototype names at every segment.
 //! - [`Outcome`]: the answer of one evaluation and its JSON envelope.
+//! - The engine seam every language implements: [`Engine`] compiles a [`Source`] into a
+//!   [`Program`] that evaluates under the caller's [`Meter`] and [`Host`]; failures are
+//!   [`Diagnostic`]s; [`apply_limits`] maps a language's limit names onto [`Limits`].
+//! - [`Host`]: the only source of wall-clock time, monotonic time and randomness, with hosts that
+//!   stand still ([`FixedHost`]), record ([`RecordingHost`]) and replay ([`ReplayingHost`]).
+//! - Canonical JSON (RFC 8785) of a value, for idempotency keys and event hashes
+//!   ([`Value::to_canonical_json`]).
 //!
 //! writ-core knows no language: it has no parser for any expression dialect, and it does no I/O
 //! of its own (the meter reads a [`Clock`] the host supplies).
@@ -36,7 +43,11 @@
 
 mod block_on;
 mod budget;
+mod canonical;
 pub mod date;
+mod diagnostic;
+mod engine;
+mod host;
 mod json;
 pub mod math;
 mod number;
@@ -49,6 +60,10 @@ mod suggest;
 mod value;
 
 pub use block_on::block_on;
+pub use canonical::CanonicalError;
+pub use diagnostic::{Category, Diagnostic, ErrorCode, Span};
+pub use engine::{Amounts, Engine, LimitField, LimitName, Program, SOURCE_NOT_TEXT, Source, Validation, apply_limits};
+pub use host::{FixedHost, Host, HostRead, RecordingHost, ReplayingHost, SystemHost};
 pub use budget::{Bound, BudgetExceeded, Clock, DEFAULT_CHECK_INTERVAL, Interrupt, Limits, Meter, SystemClock};
 pub use json::{DEFAULT_MAX_JSON_DEPTH, JsonError, JsonTooLong, parse_json, parse_json_with_depth, write_json_string};
 pub use number::{js_number_to_string, write_js_number};

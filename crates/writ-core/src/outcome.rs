@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::{JsonTooLong, Value, parse_json, write_json_string};
+use crate::{Diagnostic, JsonTooLong, Value, parse_json, write_json_string};
 
 /// The most bytes an answer's JSON text may take in an envelope (256 MiB). A value can hold
 /// one array or object many times over, so its text can be exponentially longer than the
@@ -56,6 +56,27 @@ impl From<Value> for Outcome {
         match value {
             Value::Undefined => Outcome::Undefined,
             value => Outcome::Value(value),
+        }
+    }
+}
+
+impl From<&Diagnostic> for Outcome {
+    /// The diagnostic's code, and its message with its help.
+    fn from(diagnostic: &Diagnostic) -> Outcome {
+        Outcome::Error {
+            code: diagnostic.code().to_owned(),
+            message: diagnostic.full_message(),
+        }
+    }
+}
+
+impl From<Result<Value, Diagnostic>> for Outcome {
+    /// The answer of an [`Engine`](crate::Engine) evaluation: its value, no value, or its
+    /// diagnostic.
+    fn from(result: Result<Value, Diagnostic>) -> Outcome {
+        match result {
+            Ok(value) => Outcome::from(value),
+            Err(diagnostic) => Outcome::from(&diagnostic),
         }
     }
 }
