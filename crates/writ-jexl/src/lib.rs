@@ -88,6 +88,7 @@
 
 mod ast;
 mod coerce;
+mod engine;
 mod error;
 mod eval;
 mod lexer;
@@ -104,6 +105,7 @@ use writ_core::{DEFAULT_CHECK_INTERVAL, Limits, Meter, Object, Outcome, Str, Val
 
 use crate::ast::{Callable, Kind, Pool, Program};
 
+pub use crate::engine::LIMIT_NAMES;
 pub use crate::error::Error;
 pub use crate::lint::{Lint, lint};
 
@@ -124,6 +126,8 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     max_array_length: Some(10_000_000),
     max_total_allocation: Some(100_000_000),
     max_depth: Some(500),
+    max_source_length: None,
+    max_memory_bytes: None,
     check_interval: DEFAULT_CHECK_INTERVAL,
 };
 

@@ -288,6 +288,15 @@ impl Evaluator {
     }
 
     fn program(&self, source: &str) -> Result<Arc<Program>> {
+        self.program_within(source, self.shared.max_source_length)
+    }
+
+    /// The parsed program for `source`, refusing a source longer than `max_source_length`.
+    pub(crate) fn program_within(&self, source: &str, max_source_length: usize) -> Result<Arc<Program>> {
+        if max_source_length != self.shared.max_source_length {
+            // The cache holds programs checked against the evaluator's own bound.
+            crate::parse::check_size(source, max_source_length)?;
+        }
         if let Some(program) = self.cache.lock().ok().and_then(|cache| cache.get(source)) {
             return Ok(program);
         }
@@ -295,7 +304,7 @@ impl Evaluator {
         let program = Arc::new(parse(
             source,
             &ParseOptions {
-                max_source_length: self.shared.max_source_length,
+                max_source_length: max_source_length.max(self.shared.max_source_length),
                 host_functions: &names,
             },
         )?);
@@ -356,6 +365,43 @@ impl Compiled {
 fn evaluate(shared: &Shared, program: &Program, contexts: &[&Object]) -> Result<Completion> {
     let meter = Meter::starting_at_first_check(&shared.limits, shared.clock.clone());
     Cx::new(meter, program, contexts).run()
+}
+
+impl Compiled {
+    /// Wraps a program parsed by `evaluator`.
+    pub(crate) fn of(evaluator: &Evaluator, program: Arc<Program>) -> Compiled {
+        Compiled {
+            shared: Arc::clone(&evaluator.shared),
+            program,
+        }
+    }
+
+    /// The host-function names the program calls, in order of first appearance.
+    pub(crate) fn host_call_names(&self) -> Vec<String> {
+        self.program
+            .host_calls
+            .iter()
+            .filter_map(|&index| self.shared.names.get(index as usize).cloned())
+            .collect()
+    }
+
+    /// Runs over `contexts`, charging `meter` (the caller's budget) instead of a fresh one; a
+    /// host call in result position runs to completion on this thread.
+    pub(crate) fn eval_metered(&self, contexts: &[&Object], meter: &mut Meter) -> Result<Value> {
+        // The interpreter owns its meter for the evaluation; the caller's is lent to it and
+        // taken back, spent, afterwards.
+        let lent = std::mem::replace(meter, Meter::new(&Limits::UNLIMITED));
+        let mut cx = Cx::new(lent, &self.program, contexts);
+        let completion = cx.run();
+        *meter = cx.meter;
+        match completion? {
+            Completion::Value(value) => Ok(value),
+            Completion::HostCall { function, argument } => {
+                meter.check_clock()?;
+                block_on(host(&self.shared, function)?.invoke(argument))
+            }
+        }
+    }
 }
 
 async fn run(shared: &Shared, program: &Program, contexts: &[&Object]) -> Result<Value> {

@@ -9,6 +9,7 @@
 mod ast;
 mod builtins;
 mod coerce;
+mod engine;
 mod error;
 mod evaluator;
 mod host;
@@ -18,6 +19,7 @@ mod ops;
 mod parse;
 mod tables;
 
+pub use engine::LIMIT_NAMES;
 pub use error::{Error, Reason, Result, Thrown};
 pub use evaluator::{
     Budget, Compiled, DEFAULT_MAX_SOURCE_LENGTH, Evaluator, EvaluatorBuilder, PARSE_CACHE_SIZE, Validation, outcome,

@@ -94,7 +94,7 @@ pub(crate) fn parse(source: &str, options: &ParseOptions<'_>) -> Result<Program>
 }
 
 /// Refuses a blank source and one longer than `max` UTF-16 code units.
-fn check_size(source: &str, max: usize) -> Result<()> {
+pub(crate) fn check_size(source: &str, max: usize) -> Result<()> {
     let blank = source
         .chars()
         .all(|c| u16::try_from(u32::from(c)).is_ok_and(is_js_space));

@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 mod ast;
+mod engine;
 mod error;
 mod eval;
 mod function;
@@ -33,7 +34,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use error::{Error, ErrorDetails, Result};
-pub use writ_core::{Clock, Interrupt, Str, Value};
+pub use engine::{Jsonata, LIMIT_NAMES};
+pub use writ_core::{FixedHost, Host, Interrupt, Str, SystemHost, Value};
 
 /// The most items a range (`[a..b]`) may hold, as jsonata-js caps it (D2014).
 pub const MAX_RANGE: u64 = 10_000_000;
@@ -77,85 +79,6 @@ impl JsonataLimits {
     };
 }
 
-/// Where `$now()`, `$millis()` and `$random()` come from.
-pub trait Host: Send + Sync {
-    /// Milliseconds since the Unix epoch. Read once per evaluation, at its first use, so every
-    /// `$now()` of one evaluation agrees, as in jsonata-js.
-    fn now_millis(&self) -> f64;
-    /// A number in `[0, 1)`.
-    fn random(&self) -> f64;
-}
-
-/// A host that always answers the same: the clock stands at `millis`, and `$random()` walks a
-/// fixed pseudo-random sequence from `seed`. The default, so that evaluation is deterministic
-/// unless the host opts into the real clock.
-#[derive(Debug)]
-pub struct FixedHost {
-    millis: f64,
-    state: std::sync::atomic::AtomicU64,
-}
-
-impl FixedHost {
-    /// The clock at `millis`, random numbers from `seed`.
-    pub fn new(millis: f64, seed: u64) -> FixedHost {
-        FixedHost {
-            millis,
-            state: std::sync::atomic::AtomicU64::new(seed),
-        }
-    }
-}
-
-impl Default for FixedHost {
-    /// The Unix epoch and seed 0.
-    fn default() -> FixedHost {
-        FixedHost::new(0.0, 0)
-    }
-}
-
-impl Host for FixedHost {
-    fn now_millis(&self) -> f64 {
-        self.millis
-    }
-
-    fn random(&self) -> f64 {
-        use std::sync::atomic::Ordering;
-        // splitmix64: one atomic step per draw, so a shared host stays deterministic per thread
-        // order and never repeats a short cycle.
-        let mut z = self
-            .state
-            .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed)
-            .wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
-/// The system clock and a random source seeded from it: for hosts that want `$now()` to be now.
-#[derive(Debug)]
-pub struct SystemHost(FixedHost);
-
-impl Default for SystemHost {
-    fn default() -> SystemHost {
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        SystemHost(FixedHost::new(0.0, seed))
-    }
-}
-
-impl Host for SystemHost {
-    fn now_millis(&self) -> f64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0.0, |d| d.as_millis() as f64)
-    }
-
-    fn random(&self) -> f64 {
-        self.0.random()
-    }
-}
 
 /// How one evaluation runs.
 #[derive(Clone)]
@@ -164,10 +87,9 @@ pub struct Options {
     pub limits: JsonataLimits,
     /// Variables bound before it starts, by name without `$`.
     pub bindings: Vec<(Str, Value)>,
-    /// Where `$now()`, `$millis()` and `$random()` come from.
+    /// Where `$now()`, `$millis()` and `$random()` come from, and the monotonic clock the
+    /// timeout is measured on.
     pub host: Arc<dyn Host>,
-    /// The clock the timeout is measured on (the system's by default).
-    pub clock: Option<Arc<dyn Clock>>,
     /// A flag the host may raise to stop the evaluation (U1003).
     pub interrupt: Option<Interrupt>,
 }
@@ -178,7 +100,6 @@ impl Default for Options {
             limits: JsonataLimits::default(),
             bindings: Vec::new(),
             host: Arc::new(FixedHost::default()),
-            clock: None,
             interrupt: None,
         }
     }
@@ -196,8 +117,17 @@ impl std::fmt::Debug for Options {
 impl JsonataLimits {
     fn to_core(self) -> writ_core::Limits {
         writ_core::Limits {
-            steps: self.steps,
             time: self.timeout.map(clock_budget),
+            ..self.to_meter_limits()
+        }
+    }
+
+    /// The limits as writ-core [`Limits`](writ_core::Limits), the timeout as it is (what a
+    /// caller's meter on the engine seam counts).
+    pub fn to_meter_limits(self) -> writ_core::Limits {
+        writ_core::Limits {
+            steps: self.steps,
+            time: self.timeout.map(Duration::from_millis),
             max_array_length: self.sequence,
             max_string_length: Some(MAX_STRING_LENGTH),
             max_depth: self.depth,
@@ -210,7 +140,7 @@ impl JsonataLimits {
 /// is kept back for what follows the last clock check — finishing the piece of work in hand
 /// and dropping everything the evaluation built, which takes time in proportion to what it
 /// built — so that the host has its answer within the timeout, not only its error raised.
-fn clock_budget(timeout: u64) -> Duration {
+pub(crate) fn clock_budget(timeout: u64) -> Duration {
     let timeout = Duration::from_millis(timeout);
     timeout - (timeout / 5).min(Duration::from_millis(25))
 }
@@ -241,11 +171,12 @@ impl Expression {
     /// JSONata's T- and D-codes for type and runtime errors; D1012/D1011/D2015/U1006 when a
     /// bound is crossed.
     pub fn evaluate(&self, input: &Value, options: &Options) -> Result<Value> {
-        let mut meter = writ_core::Meter::starting_at_first_check(&options.limits.to_core(), options.clock.clone());
+        let mut meter = writ_core::Meter::starting_at_first_check(&options.limits.to_core(), Some(options.host.clone()));
         if let Some(interrupt) = &options.interrupt {
             meter = meter.with_interrupt(interrupt.clone());
         }
-        eval::evaluate_root(&self.root, input, options, meter).map_err(|mut error| {
+        let bindings = options.bindings.iter().map(|(name, value)| (name, value));
+        eval::evaluate_root(&self.root, input, bindings, &mut meter, options.host.as_ref()).map_err(|mut error| {
             // The meter's clock runs short of the timeout (see `clock_budget`); the error
             // names the timeout the host set.
             if let ("D1012", Some(timeout)) = (error.code, options.limits.timeout) {
@@ -253,6 +184,23 @@ impl Expression {
             }
             error
         })
+    }
+
+    /// Evaluates over `input` with `bindings` as its `$`-variables, charging the caller's
+    /// `meter` and reading `$now()`, `$millis()` and `$random()` from `host`: the engine seam's
+    /// evaluation ([`writ_core::Program`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Expression::evaluate`]; D1012 names the meter's own time limit.
+    pub fn evaluate_metered(
+        &self,
+        input: &Value,
+        bindings: &writ_core::Object,
+        meter: &mut writ_core::Meter,
+        host: &dyn Host,
+    ) -> Result<Value> {
+        eval::evaluate_root(&self.root, input, bindings.iter(), meter, host)
     }
 }
 

@@ -235,6 +235,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod engine;
 mod error;
 mod marshal;
 mod rewrite;
@@ -242,6 +243,7 @@ mod sandbox;
 mod ticker;
 mod vm;
 
+pub use engine::LIMIT_NAMES;
 pub use error::Error;
 pub use marshal::MAX_DEPTH;
 pub use sandbox::{DEFAULT_LIMITS, Guarantee, LuaLimits, MAX_SOURCE_BYTES, Sandbox, Status};

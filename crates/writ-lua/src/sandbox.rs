@@ -1,10 +1,10 @@
 //! `Sandbox`: the pool of VMs, the canaries that decide `status()`, and the evaluation entry
 //! points.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use writ_core::Value;
+use writ_core::{Bound, BudgetExceeded, Meter, Value};
 
 use crate::error::Error;
 use crate::vm::{Ran, Vm};
@@ -63,8 +63,15 @@ pub struct Status {
 }
 
 /// A sandbox for one cell: its limits, its VM pool (each VM with its compiled chunks) and what
-/// its canaries verified. `Send + Sync`: evaluations from several threads each take a VM.
+/// its canaries verified. `Send + Sync` and cheap to clone (clones share the pool): evaluations
+/// from several threads each take a VM.
+#[derive(Clone)]
 pub struct Sandbox {
+    shared: Arc<Shared>,
+}
+
+/// What clones of a [`Sandbox`] share.
+struct Shared {
     /// The limits `evaluate` runs under.
     limits: LuaLimits,
     /// VMs that ended their last evaluation cleanly, last returned first.
@@ -81,8 +88,8 @@ pub struct Sandbox {
 impl std::fmt::Debug for Sandbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Sandbox")
-            .field("limits", &self.limits)
-            .field("status", &self.status)
+            .field("limits", &self.shared.limits)
+            .field("status", &self.shared.status)
             .finish_non_exhaustive()
     }
 }
@@ -97,16 +104,21 @@ impl Sandbox {
     /// `lua-sandbox` if no VM can be built.
     pub fn new(limits: LuaLimits) -> Result<Sandbox, Error> {
         let mut sandbox = Sandbox {
-            limits,
-            pool: Mutex::new(Vec::new()),
-            status: Status {
-                guarantee: Guarantee::Partial,
-                instruction_limit: None,
-                memory_ceiling_bytes: None,
-                timeout_ms: None,
-            },
+            shared: Arc::new(Shared {
+                limits,
+                pool: Mutex::new(Vec::new()),
+                status: Status {
+                    guarantee: Guarantee::Partial,
+                    instruction_limit: None,
+                    memory_ceiling_bytes: None,
+                    timeout_ms: None,
+                },
+            }),
         };
-        sandbox.status = sandbox.run_canaries()?;
+        let status = sandbox.run_canaries()?;
+        if let Some(shared) = Arc::get_mut(&mut sandbox.shared) {
+            shared.status = status;
+        }
         Ok(sandbox)
     }
 
@@ -151,9 +163,9 @@ impl Sandbox {
             } else {
                 Guarantee::Partial
             },
-            instruction_limit: instructions.then_some(self.limits.instruction_limit),
-            memory_ceiling_bytes: memory.then_some(self.limits.memory_ceiling_bytes),
-            timeout_ms: timed_out.then(|| u64::try_from(self.limits.timeout.as_millis()).unwrap_or(u64::MAX)),
+            instruction_limit: instructions.then_some(self.shared.limits.instruction_limit),
+            memory_ceiling_bytes: memory.then_some(self.shared.limits.memory_ceiling_bytes),
+            timeout_ms: timed_out.then(|| u64::try_from(self.shared.limits.timeout.as_millis()).unwrap_or(u64::MAX)),
         })
     }
 
@@ -168,12 +180,12 @@ impl Sandbox {
 
     /// What the canaries verified.
     pub fn status(&self) -> Status {
-        self.status
+        self.shared.status
     }
 
     /// The limits evaluations run under by default.
     pub fn limits(&self) -> &LuaLimits {
-        &self.limits
+        &self.shared.limits
     }
 
     /// Compiles `source` (text only: bytecode refused) without running it.
@@ -196,7 +208,7 @@ impl Sandbox {
     ///
     /// Any of [`Error`]'s codes.
     pub fn evaluate(&self, source: &str, context: &Value) -> Result<Value, Error> {
-        self.evaluate_with(source, context, &self.limits)
+        self.evaluate_with(source, context, &self.shared.limits)
     }
 
     /// [`Sandbox::evaluate`] under `limits` instead of the sandbox's own.
@@ -207,7 +219,7 @@ impl Sandbox {
     pub fn evaluate_with(&self, source: &str, context: &Value, limits: &LuaLimits) -> Result<Value, Error> {
         screen(source)?;
         let mut vm = self.take()?;
-        let Ran { result, discard } = vm.run(source, context, limits);
+        let Ran { result, discard, .. } = vm.run(source, context, limits);
         if discard {
             retire(vm);
         } else {
@@ -216,9 +228,61 @@ impl Sandbox {
         result
     }
 
+    /// Runs the chunk with global `ctx` = `context` under the caller's `meter`: the chunk gets
+    /// the steps and the time the meter has left, and the steps it spent are charged back, so
+    /// a budget shared between several evaluations holds across this one too. The memory
+    /// ceiling is `memory_ceiling_bytes`, which no meter counts.
+    ///
+    /// # Errors
+    ///
+    /// Any of [`Error`]'s codes; after a bound, the meter fails from then on too.
+    pub fn evaluate_metered(
+        &self,
+        source: &str,
+        context: &Value,
+        meter: &mut Meter,
+        memory_ceiling_bytes: usize,
+    ) -> Result<Value, Error> {
+        meter.check_clock().map_err(Error::from_budget)?;
+        let spent_before = meter.steps_used();
+        let limits = LuaLimits {
+            instruction_limit: meter.steps_left().unwrap_or(u64::MAX),
+            memory_ceiling_bytes,
+            timeout: meter.time_left().unwrap_or(Duration::MAX),
+        };
+        screen(source)?;
+        let mut vm = self.take()?;
+        let Ran { result, discard, steps } = vm.run(source, context, &limits);
+        if discard {
+            retire(vm);
+        } else {
+            self.give_back(vm);
+        }
+        let charged = meter.steps(steps);
+        if let Err(error) = &result {
+            let bound = match error.code() {
+                "lua-instruction-limit" => Some(Bound::Steps),
+                "lua-timeout" => Some(Bound::Time),
+                "lua-memory" => Some(Bound::Memory),
+                _ => None,
+            };
+            if let Some(bound) = bound {
+                let limit = match bound {
+                    Bound::Steps => spent_before.saturating_add(limits.instruction_limit),
+                    Bound::Time => u64::try_from(limits.timeout.as_millis()).unwrap_or(u64::MAX),
+                    _ => memory_ceiling_bytes as u64,
+                };
+                meter.record_exceeded(BudgetExceeded { bound, limit });
+            }
+        } else if let Err(exceeded) = charged {
+            return Err(Error::from_budget(exceeded));
+        }
+        result
+    }
+
     /// A VM from the pool, or a new one.
     fn take(&self) -> Result<Box<Vm>, Error> {
-        let pooled = self.pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let pooled = self.shared.pool.lock().unwrap_or_else(PoisonError::into_inner).pop();
         match pooled {
             Some(vm) => Ok(vm),
             None => Vm::new().map(Box::new),
@@ -227,7 +291,7 @@ impl Sandbox {
 
     /// Returns a VM that ended cleanly to the pool, if there is room.
     fn give_back(&self, vm: Box<Vm>) {
-        let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut pool = self.shared.pool.lock().unwrap_or_else(PoisonError::into_inner);
         if pool.len() < POOL_SIZE {
             pool.push(vm);
         }

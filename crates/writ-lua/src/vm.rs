@@ -98,6 +98,8 @@ pub(crate) struct Ran {
     pub(crate) result: Result<Value, Error>,
     /// A bound was hit: the VM is dropped, never reused.
     pub(crate) discard: bool,
+    /// The instruction budget the chunk spent (marshalling included).
+    pub(crate) steps: u64,
 }
 
 impl Vm {
@@ -235,6 +237,7 @@ impl Vm {
         let ceiling = limits.memory_ceiling_bytes;
 
         let (answer, bound) = self.run_inner(source, context, ceiling, fresh);
+        let steps = lock(&self.running).meter.steps_used();
 
         // A bound the chunk crossed decides the answer even if the chunk caught the error and
         // went on to return something.
@@ -242,6 +245,7 @@ impl Vm {
             return Ran {
                 result: Err(error),
                 discard: true,
+                steps,
             };
         }
         // Emptying the environment makes it as good as new: nothing else a chunk could reach
@@ -255,12 +259,14 @@ impl Vm {
                 return Ran {
                     result: answer,
                     discard: true,
+                    steps,
                 };
             }
         }
         Ran {
             result: answer,
             discard,
+            steps,
         }
     }
 

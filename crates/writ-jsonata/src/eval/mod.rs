@@ -41,13 +41,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use writ_core::{Meter, Str, Value};
+use writ_core::{Host, Meter, Str, Value};
 
 pub(crate) use self::env::Env;
 pub(crate) use self::objects::make_object;
 use self::path::lookup_field;
 pub(crate) use self::walk::walkable;
-use crate::Options;
 use crate::ast::{BinaryOp, Kind, Node, Stage};
 use crate::error::{Error, Result};
 use crate::function::Function;
@@ -88,8 +87,8 @@ const FOCUS_KEY: &str = "@";
 /// What an evaluation carries: its meter, its host, and what a built-in needs to know about
 /// the call it serves.
 pub(crate) struct Cx<'a> {
-    meter: Meter,
-    options: &'a Options,
+    meter: &'a mut Meter,
+    host: &'a dyn Host,
     now: Option<f64>,
     /// The context item of the current call (`$` where the built-in was called).
     pub(crate) input: Val,
@@ -101,10 +100,17 @@ pub(crate) struct Cx<'a> {
     focus: Str,
 }
 
-/// Evaluates `root` over `input`: the entry point behind [`crate::Expression::evaluate`].
-pub(crate) fn evaluate_root(root: &Node, input: &Value, options: &Options, meter: Meter) -> Result<Value> {
+/// Evaluates `root` over `input` with `bindings` as its variables, charging `meter` and reading
+/// the time and random numbers from `host`: the entry point behind every evaluation.
+pub(crate) fn evaluate_root<'b>(
+    root: &Node,
+    input: &Value,
+    bindings: impl Iterator<Item = (&'b Str, &'b Value)>,
+    meter: &mut Meter,
+    host: &dyn Host,
+) -> Result<Value> {
     let env = Env::child(None);
-    for (name, value) in &options.bindings {
+    for (name, value) in bindings {
         env.bind(name.clone(), Val::from(value));
     }
     let input = Val::from(input);
@@ -117,7 +123,7 @@ pub(crate) fn evaluate_root(root: &Node, input: &Value, options: &Options, meter
     };
     let mut cx = Cx {
         meter,
-        options,
+        host,
         now: None,
         input: Val::Undefined,
         env: env.clone(),
@@ -196,12 +202,12 @@ impl<'a> Cx<'a> {
 
     /// Milliseconds since the epoch from the host, the same for the whole evaluation.
     pub(crate) fn now_millis(&mut self) -> f64 {
-        *self.now.get_or_insert_with(|| self.options.host.now_millis())
+        *self.now.get_or_insert_with(|| self.host.now_millis())
     }
 
     /// A random number in `[0, 1)` from the host.
     pub(crate) fn random(&mut self) -> f64 {
-        self.options.host.random()
+        self.host.random()
     }
 
     /// Evaluates `source` over `input` in the caller's scope, under this evaluation's budget
