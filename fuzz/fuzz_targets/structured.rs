@@ -3,11 +3,12 @@
 
 #![no_main]
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use libfuzzer_sys::fuzz_target;
-use writ_cells::structured;
-use writ_core::{Limits, Outcome, Value, parse_json_with_depth};
+use writ_cells::structured::Structured;
+use writ_core::{Engine, FixedHost, Limits, Object, Outcome, Source, Value, parse_json_with_depth};
 
 const CODES: [&str; 4] = ["invalid-predicate", "forbidden-path-segment", "empty-path-segment", "budget-exceeded"];
 
@@ -19,7 +20,8 @@ fuzz_target!(|bytes: &[u8]| {
     let data = parse_json_with_depth(data, 64).unwrap_or(Value::Null);
     let limits = Limits { steps: Some(10_000), time: Some(Duration::from_millis(10)), ..Limits::UNLIMITED };
     let started = Instant::now();
-    match structured::eval(&predicate, &data, &limits) {
+    let answer = Structured.run(Source::Json(&predicate), &data, &Object::new(), &limits, Arc::new(FixedHost::default()));
+    match Outcome::from(answer) {
         Outcome::Value(Value::Bool(_)) => {}
         Outcome::Error { code, message } => {
             assert!(CODES.contains(&code.as_str()), "unexpected code {code}");

@@ -34,7 +34,12 @@
 
 use std::fmt;
 
-use writ_core::{BudgetExceeded, Limits, Meter, Object, Outcome, Path, PathError, Str, Value, ValueKind};
+use std::sync::Arc;
+
+use writ_core::{
+    BudgetExceeded, Category, Diagnostic, Engine, Host, LimitField, LimitName, Limits, Meter, Object, Path, PathError,
+    Program, Source, Str, Validation, Value, ValueKind,
+};
 
 /// The deepest nesting of combinators a predicate may have.
 pub const MAX_PREDICATE_DEPTH: usize = 256;
@@ -476,22 +481,104 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     ..Limits::UNLIMITED
 };
 
-/// Parses `predicate` and evaluates it against `data` under `limits`: the whole of one
-/// `writ eval --lang structured` request, answered as an [`Outcome`].
+/// The structured language's limit names at the JSON edge: a step count and a time in
+/// milliseconds, as seed 004 names them.
+pub const LIMIT_NAMES: &[LimitName] = &[
+    LimitName::count("steps", LimitField::Steps),
+    LimitName::count("ms", LimitField::Milliseconds),
+];
+
+/// The structured language on writ-core's engine seam: a predicate compiles into a
+/// [`Predicate`], which evaluates to a boolean.
 ///
-/// The value is a boolean. A refused predicate answers with its [`PredicateError`] code, and a
-/// spent budget with `budget-exceeded`.
-pub fn eval(predicate: &Value, data: &Value, limits: &Limits) -> Outcome {
-    let predicate = match Predicate::parse(predicate) {
-        Ok(predicate) => predicate,
-        Err(error) => return Outcome::error(error.code(), &error),
-    };
-    let mut meter = Meter::new(limits);
-    match predicate.evaluate(data, &mut meter) {
-        Ok(verdict) => Outcome::Value(Value::Bool(verdict)),
-        Err(exceeded) => Outcome::error(
-            "budget-exceeded",
-            format!("{exceeded} (simplify the predicate, or raise the limit)"),
-        ),
+/// A source is the predicate as JSON, or a string of its JSON text. A refused predicate
+/// answers with its [`PredicateError`] code, and a spent budget with `budget-exceeded`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use writ_core::{Engine, FixedHost, Object, Source, Value, parse_json};
+/// use writ_cells::structured::Structured;
+///
+/// let data = parse_json(r#"{"order": {"total": 120}}"#)?;
+/// let verdict = Structured.run(
+///     Source::Text(r#"{"path": "order.total", "op": "gt", "value": 100}"#),
+///     &data,
+///     &Object::new(),
+///     &Structured.default_limits(),
+///     Arc::new(FixedHost::default()),
+/// )?;
+/// assert_eq!(verdict, Value::Bool(true));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Structured;
+
+impl From<&PredicateError> for Diagnostic {
+    fn from(error: &PredicateError) -> Diagnostic {
+        Diagnostic::new(error.code(), Category::Syntax, error.to_string())
+    }
+}
+
+impl Structured {
+    /// The predicate a source holds, parsed and checked.
+    fn predicate(source: Source<'_>) -> Result<Predicate, Diagnostic> {
+        let parsed;
+        let json = match source {
+            Source::Json(Value::String(text)) => {
+                parsed = parse_predicate_text(&text.to_string_lossy())?;
+                &parsed
+            }
+            Source::Text(text) => {
+                parsed = parse_predicate_text(text)?;
+                &parsed
+            }
+            Source::Json(json) => json,
+        };
+        Predicate::parse(json).map_err(|error| Diagnostic::from(&error))
+    }
+}
+
+/// A predicate written as JSON text.
+fn parse_predicate_text(text: &str) -> Result<Value, Diagnostic> {
+    writ_core::parse_json(text).map_err(|error| {
+        Diagnostic::new(
+            "invalid-predicate",
+            Category::Syntax,
+            format!("the predicate is not JSON: {error}"),
+        )
+    })
+}
+
+impl Engine for Structured {
+    fn language(&self) -> &'static str {
+        "structured"
+    }
+
+    fn limit_names(&self) -> &'static [LimitName] {
+        LIMIT_NAMES
+    }
+
+    fn default_limits(&self) -> Limits {
+        DEFAULT_LIMITS
+    }
+
+    fn compile(&self, source: Source<'_>, _limits: &Limits) -> Result<Arc<dyn Program>, Diagnostic> {
+        Ok(Arc::new(Structured::predicate(source)?))
+    }
+
+    fn validate(&self, source: Source<'_>, _limits: &Limits) -> Result<Validation, Diagnostic> {
+        Structured::predicate(source).map(|_| Validation::default())
+    }
+}
+
+impl Program for Predicate {
+    fn evaluate(&self, input: &Value, _bindings: &Object, meter: &mut Meter, _host: &dyn Host) -> Result<Value, Diagnostic> {
+        Predicate::evaluate(self, input, meter).map(Value::Bool).map_err(|exceeded| {
+            Diagnostic::new(
+                "budget-exceeded",
+                Category::Budget,
+                format!("{exceeded} (simplify the predicate, or raise the limit)"),
+            )
+        })
     }
 }

@@ -2,8 +2,20 @@
 //! predicate evaluates within its budget.
 
 use proptest::prelude::*;
-use writ_cells::structured::{self, Predicate};
-use writ_core::{Limits, Meter, Object, Outcome, Str, Value};
+use writ_cells::structured::{Predicate, Structured};
+use writ_core::{Engine, FixedHost, Limits, Meter, Object, Outcome, Source, Str, Value};
+
+/// One structured evaluation through the engine seam, as `writ eval` runs it.
+fn eval(predicate: &Value, data: &Value, limits: &Limits) -> Outcome {
+    Outcome::from(Structured.run(
+        Source::Json(predicate),
+        data,
+        &Object::new(),
+        limits,
+        std::sync::Arc::new(FixedHost::default()),
+    ))
+}
+
 
 fn arb_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -58,7 +70,7 @@ proptest! {
     #[test]
     fn any_json_gets_an_answer(predicate in arb_value(), data in arb_value()) {
         let limits = Limits { steps: Some(500), ..Limits::UNLIMITED };
-        match structured::eval(&predicate, &data, &limits) {
+        match eval(&predicate, &data, &limits) {
             Outcome::Value(Value::Bool(_)) => {}
             Outcome::Error { code, message } => {
                 prop_assert!(!message.is_empty());

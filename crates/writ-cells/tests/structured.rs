@@ -1,9 +1,21 @@
 //! The structured predicate corpus: every case in `corpus/structured.jsonl`, run through the
 //! library, must give its expected answer.
 
-use writ_cells::structured::{self, DEFAULT_LIMITS, Predicate};
-use writ_core::{Bound, Limits, Meter, Outcome, Value, parse_json};
+use writ_cells::structured::{DEFAULT_LIMITS, Predicate, Structured};
+use writ_core::{Bound, Engine, FixedHost, Limits, Meter, Object, Outcome, Source, Value, parse_json};
 use writ_testkit::corpus::{Case, check, read_cases};
+
+/// One structured evaluation through the engine seam, as `writ eval` runs it.
+fn eval(predicate: &Value, data: &Value, limits: &Limits) -> Outcome {
+    Outcome::from(Structured.run(
+        Source::Json(predicate),
+        data,
+        &Object::new(),
+        limits,
+        std::sync::Arc::new(FixedHost::default()),
+    ))
+}
+
 
 fn corpus() -> Vec<Case> {
     read_cases(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/structured.jsonl"))
@@ -16,7 +28,7 @@ fn corpus_cases_give_their_expected_answers() {
     for case in &cases {
         check(
             case,
-            &structured::eval(&case.field("expr"), &case.field("data"), &DEFAULT_LIMITS),
+            &eval(&case.field("expr"), &case.field("data"), &DEFAULT_LIMITS),
         );
     }
 }
@@ -59,7 +71,7 @@ fn budget_holds_at_n_and_fails_at_n_plus_one() {
             .expect("valid JSON");
     let data = parse_json(r#"{"a": 1, "b": 2}"#).expect("valid JSON");
     let with_steps = |steps| {
-        structured::eval(
+        eval(
             &predicate,
             &data,
             &Limits {

@@ -9,15 +9,14 @@
 
 use std::io::{BufWriter, Read, Write};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
 
 use clap::{Args, ValueEnum};
-use writ_cells::structured;
-use writ_core::{Limits, Outcome, Value, parse_json};
-use writ_jsonata::{Expression, JsonataLimits, Options, SystemHost};
+use writ_cells::structured::Structured;
+use writ_core::{
+    Diagnostic, Engine, LimitName, Limits, Object, Outcome, Source, SystemHost, Value, apply_limits, parse_json,
+};
 
-use crate::limits::{self, LimitName, RequestLimits};
 use crate::{CommandError, ExitStatus, UsageError};
 
 /// Arguments of `writ eval`.
@@ -75,7 +74,7 @@ struct Request {
     data: Value,
     /// An object of variables, for languages that bind them; `undefined` for none.
     bindings: Value,
-    limits: RequestLimits,
+    limits: Limits,
     /// jexl's standard transforms to register for this request.
     transforms: Vec<String>,
 }
@@ -104,233 +103,63 @@ impl Language {
         }
     }
 
-    fn limit_names(self) -> &'static [LimitName] {
-        match self {
-            Language::Structured => limits::STEPS_AND_MS,
-            Language::Js => limits::JS_LIMITS,
-            Language::Jsonata => limits::JSONATA_LIMITS,
-            Language::Jexl => limits::JEXL_LIMITS,
-            Language::Lua => limits::LUA_LIMITS,
-        }
+    /// The language's engine, with nothing registered: the same one for every request (a Lua
+    /// sandbox runs its canaries once, a JavaScript evaluator keeps its parse cache).
+    fn engine(self) -> Result<Arc<dyn Engine>, Diagnostic> {
+        static STRUCTURED: OnceLock<Arc<dyn Engine>> = OnceLock::new();
+        static JS: OnceLock<Arc<dyn Engine>> = OnceLock::new();
+        static JSONATA: OnceLock<Arc<dyn Engine>> = OnceLock::new();
+        static JEXL: OnceLock<Arc<dyn Engine>> = OnceLock::new();
+        static LUA: OnceLock<Result<Arc<dyn Engine>, Diagnostic>> = OnceLock::new();
+        let shared = |cell: &OnceLock<Arc<dyn Engine>>, build: fn() -> Arc<dyn Engine>| Arc::clone(cell.get_or_init(build));
+        Ok(match self {
+            Language::Structured => shared(&STRUCTURED, || Arc::new(Structured)),
+            Language::Js => shared(&JS, || Arc::new(writ_js::Evaluator::new())),
+            Language::Jsonata => shared(&JSONATA, || Arc::new(writ_jsonata::Jsonata)),
+            Language::Jexl => shared(&JEXL, || Arc::new(writ_jexl::Jexl::new())),
+            Language::Lua => LUA
+                .get_or_init(|| {
+                    writ_lua::Sandbox::new(writ_lua::DEFAULT_LIMITS)
+                        .map(|sandbox| Arc::new(sandbox) as Arc<dyn Engine>)
+                        .map_err(Diagnostic::from)
+                })
+                .clone()?,
+        })
     }
 
-    fn default_limits(self) -> RequestLimits {
-        match self {
-            Language::Structured => structured::DEFAULT_LIMITS.into(),
-            Language::Js => RequestLimits {
-                limits: writ_js::Budget::default().limits(),
-                max_source_length: Some(writ_js::DEFAULT_MAX_SOURCE_LENGTH as u64),
-                memory_bytes: None,
-            },
-            Language::Jexl => writ_jexl::DEFAULT_LIMITS.into(),
-            Language::Lua => {
-                let defaults = writ_lua::DEFAULT_LIMITS;
-                RequestLimits {
-                    limits: Limits {
-                        steps: Some(defaults.instruction_limit),
-                        time: Some(defaults.timeout),
-                        ..Limits::UNLIMITED
-                    },
-                    max_source_length: None,
-                    memory_bytes: Some(defaults.memory_ceiling_bytes as u64),
-                }
-            }
-            Language::Jsonata => {
-                let defaults = JsonataLimits::default();
-                Limits {
-                    steps: defaults.steps,
-                    time: defaults.timeout.map(Duration::from_millis),
-                    max_array_length: defaults.sequence,
-                    max_depth: defaults.depth,
-                    ..Limits::UNLIMITED
-                }
-                .into()
-            }
+    /// The engine for one request: jexl's registers the request's standard transforms.
+    fn engine_for(self, request: &Request) -> Result<Arc<dyn Engine>, Diagnostic> {
+        if self == Language::Jexl && !request.transforms.is_empty() {
+            let names: Vec<&str> = request.transforms.iter().map(String::as_str).collect();
+            let jexl = writ_jexl::Jexl::new().with_standard_transforms(&names)?;
+            return Ok(Arc::new(jexl));
         }
+        self.engine()
+    }
+
+    /// The limit names and defaults of the language (those of its engine; a language whose
+    /// engine cannot be built has none to offer, and says why).
+    fn limit_table(self) -> Result<(&'static [LimitName], Limits), Diagnostic> {
+        let engine = self.engine()?;
+        Ok((engine.limit_names(), engine.default_limits()))
     }
 
     fn answer(self, request: &Request) -> Outcome {
-        match self {
-            Language::Structured => {
-                // The predicate arrives as JSON, or as a string of JSON text.
-                let predicate = match &request.expr {
-                    Value::String(text) => match parse_json(&text.to_string_lossy()) {
-                        Ok(predicate) => predicate,
-                        Err(error) => {
-                            return Outcome::error("invalid-predicate", format!("the predicate is not JSON: {error}"));
-                        }
-                    },
-                    predicate => predicate.clone(),
-                };
-                structured::eval(&predicate, &request.data, &request.limits.limits)
-            }
-            Language::Js => answer_js(request),
-            Language::Jsonata => answer_jsonata(request),
-            Language::Jexl => answer_jexl(request),
-            Language::Lua => answer_lua(request),
-        }
+        let engine = match self.engine_for(request) {
+            Ok(engine) => engine,
+            Err(diagnostic) => return Outcome::from(&diagnostic),
+        };
+        let empty = Object::new();
+        let bindings = request.bindings.as_object().unwrap_or(&empty);
+        let data = match (self, &request.data) {
+            // jexl-js evaluates over `context || {}`.
+            (Language::Jexl, Value::Undefined) => Value::Object(Object::new()),
+            (_, data) => data.clone(),
+        };
+        // `$now()` and `$random()` read the system clock and a seeded random source.
+        let host = Arc::new(SystemHost::default());
+        Outcome::from(engine.run(Source::Json(&request.expr), &data, bindings, &request.limits, host))
     }
-}
-
-/// Runs a jexl request: `data` is the context; the request's standard transforms are registered.
-fn answer_jexl(request: &Request) -> Outcome {
-    let names: Vec<&str> = request.transforms.iter().map(String::as_str).collect();
-    let jexl = match writ_jexl::Jexl::new()
-        .with_limits(request.limits.limits)
-        .with_standard_transforms(&names)
-    {
-        Ok(jexl) => jexl,
-        Err(error) => return Outcome::error(error.code(), error.message()),
-    };
-    let source = request
-        .expr
-        .as_str()
-        .map(|text| text.to_string_lossy())
-        .unwrap_or_default();
-    let context = match &request.data {
-        Value::Undefined => Value::Object(writ_core::Object::new()),
-        data => data.clone(),
-    };
-    writ_jexl::outcome(&jexl, &source, &context)
-}
-
-/// Runs a lua request: `data` becomes the global `ctx`; the answer is the chunk's first return
-/// value.
-fn answer_lua(request: &Request) -> Outcome {
-    let limits = &request.limits;
-    let defaults = writ_lua::DEFAULT_LIMITS;
-    let lua_limits = writ_lua::LuaLimits {
-        instruction_limit: limits.limits.steps.unwrap_or(u64::MAX),
-        memory_ceiling_bytes: limits.memory_bytes.map_or(defaults.memory_ceiling_bytes, |bytes| {
-            usize::try_from(bytes).unwrap_or(usize::MAX)
-        }),
-        timeout: limits.limits.time.unwrap_or(defaults.timeout),
-    };
-    let sandbox = match lua_sandbox(lua_limits) {
-        Ok(sandbox) => sandbox,
-        Err(error) => return Outcome::error(error.code(), error.message()),
-    };
-    let source = request
-        .expr
-        .as_str()
-        .map(|text| text.to_string_lossy())
-        .unwrap_or_default();
-    writ_lua::outcome(&sandbox, &source, &request.data)
-}
-
-/// The sandboxes built so far, by limits: building one runs its canaries (tens of
-/// milliseconds), so a batch builds one per set of limits, not one per line.
-static LUA_SANDBOXES: Mutex<Vec<(writ_lua::LuaLimits, Arc<writ_lua::Sandbox>)>> = Mutex::new(Vec::new());
-
-/// The most sets of limits whose sandboxes are kept; the oldest goes first.
-const LUA_SANDBOXES_KEPT: usize = 8;
-
-/// The sandbox for `limits`, built on first use.
-fn lua_sandbox(limits: writ_lua::LuaLimits) -> Result<Arc<writ_lua::Sandbox>, writ_lua::Error> {
-    let mut sandboxes = LUA_SANDBOXES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, sandbox)) = sandboxes.iter().find(|(kept, _)| *kept == limits) {
-        return Ok(Arc::clone(sandbox));
-    }
-    let sandbox = Arc::new(writ_lua::Sandbox::new(limits)?);
-    if sandboxes.len() == LUA_SANDBOXES_KEPT {
-        sandboxes.remove(0);
-    }
-    sandboxes.push((limits, Arc::clone(&sandbox)));
-    Ok(sandbox)
-}
-
-/// Runs a js request: `data`'s keys are the names the expression reads.
-fn answer_js(request: &Request) -> Outcome {
-    let limits = &request.limits.limits;
-    let defaults = writ_js::Budget::default();
-    let budget = writ_js::Budget {
-        steps: limits.steps.unwrap_or(defaults.steps),
-        ms: limits
-            .time
-            .map_or(defaults.ms, |time| u64::try_from(time.as_millis()).unwrap_or(u64::MAX)),
-        max_string_length: limits.max_string_length.unwrap_or(defaults.max_string_length),
-        max_array_length: limits.max_array_length.unwrap_or(defaults.max_array_length),
-        max_total_allocation: limits.max_total_allocation.unwrap_or(defaults.max_total_allocation),
-    };
-    let max_source_length = request
-        .limits
-        .max_source_length
-        .map_or(writ_js::DEFAULT_MAX_SOURCE_LENGTH, |length| {
-            usize::try_from(length).unwrap_or(usize::MAX)
-        });
-    let evaluator = writ_js::Evaluator::builder()
-        .budget(budget)
-        .max_source_length(max_source_length)
-        .build();
-    let source = request
-        .expr
-        .as_str()
-        .map(|text| text.to_string_lossy())
-        .unwrap_or_default();
-    let contexts: Vec<&writ_core::Object> = request.data.as_object().into_iter().collect();
-    writ_js::outcome(evaluator.and_then(|evaluator| evaluator.eval(&source, &contexts)))
-}
-
-/// Runs a jsonata request: `data` is the input document, `bindings` the variables; `$now()`
-/// and `$random()` read the system clock and a seeded random source.
-fn answer_jsonata(request: &Request) -> Outcome {
-    let source = request.expr.as_str().map(jsonata_source).unwrap_or_default();
-    let expression = match Expression::compile(&source) {
-        Ok(expression) => expression,
-        Err(error) => return jsonata_error(&error),
-    };
-    let limits = &request.limits.limits;
-    let options = Options {
-        limits: JsonataLimits {
-            timeout: limits
-                .time
-                .map(|time| u64::try_from(time.as_millis()).unwrap_or(u64::MAX)),
-            depth: limits.max_depth,
-            steps: limits.steps,
-            sequence: limits.max_array_length,
-        },
-        bindings: request
-            .bindings
-            .as_object()
-            .map(|bindings| {
-                bindings
-                    .iter()
-                    .map(|(name, value)| (name.clone(), value.clone()))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        host: Arc::new(SystemHost::default()),
-        ..Options::default()
-    };
-    match expression.evaluate(&request.data, &options) {
-        Ok(value) => Outcome::from(value),
-        Err(error) => jsonata_error(&error),
-    }
-}
-
-/// An expression's text from a JSON string. Rust text cannot hold a lone surrogate, so one is
-/// written as the escape `\uXXXX`, which inside a string literal (where JSON-borne expressions
-/// carry them) stands for the same code unit.
-fn jsonata_source(text: &writ_core::Str) -> String {
-    if let Some(text) = text.to_str() {
-        return text.into_owned();
-    }
-    char::decode_utf16(text.code_units())
-        .map(|unit| match unit {
-            Ok(c) => c.to_string(),
-            Err(lone) => format!("\\u{:04x}", lone.unpaired_surrogate()),
-        })
-        .collect()
-}
-
-/// A jsonata error as an envelope: JSONata's code, and writ's message with the position. A
-/// message the expression wrote itself (`$error`, `$assert`) stays exactly as written.
-fn jsonata_error(error: &writ_jsonata::Error) -> Outcome {
-    let mut message = error.message();
-    if let (None, Some(position)) = (&error.detail, error.position) {
-        message.push_str(&format!(" (at character {position})"));
-    }
-    Outcome::error(error.code, message)
 }
 
 /// Checks that `bindings` is an object of variables (or absent).
@@ -347,24 +176,22 @@ fn check_bindings(bindings: &Value) -> Result<(), String> {
 /// Runs `writ eval`.
 pub fn run(args: EvalArgs) -> Result<ExitStatus, CommandError> {
     let language = args.lang;
+    let (names, defaults) = language
+        .limit_table()
+        .map_err(|diagnostic| UsageError(format!("--lang {}: {diagnostic}", language.name())))?;
     let base_limits = match &args.limits {
-        None => language.default_limits(),
+        None => defaults,
         Some(text) => {
             let json = parse_json(text).map_err(|error| UsageError(format!("--limits is not JSON: {error}")))?;
-            limits::apply(
-                language.default_limits(),
-                &json,
-                language.limit_names(),
-                language.name(),
-            )
-            .map_err(|message| UsageError(format!("--limits: {message}")))?
+            apply_limits(defaults, &json, names, language.name())
+                .map_err(|message| UsageError(format!("--limits: {message}")))?
         }
     };
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     if let Some(source) = &args.batch {
         let input = read_input(source)?;
-        run_batch(language, &base_limits, &args.transforms, &input, &mut out)?;
+        run_batch(language, names, &base_limits, &args.transforms, &input, &mut out)?;
         out.flush()?;
         return Ok(ExitStatus::Success);
     }
@@ -424,7 +251,8 @@ fn read_json_file(path: &PathBuf, flag: &str) -> Result<Value, UsageError> {
 
 fn run_batch(
     language: Language,
-    base_limits: &RequestLimits,
+    names: &[LimitName],
+    base_limits: &Limits,
     base_transforms: &[String],
     input: &str,
     out: &mut impl Write,
@@ -435,7 +263,7 @@ fn run_batch(
         if line.trim().is_empty() {
             continue;
         }
-        let outcome = match read_request(language, base_limits, base_transforms, line) {
+        let outcome = match read_request(language, names, base_limits, base_transforms, line) {
             Ok(request) => language.answer(&request),
             Err(reason) => Outcome::error("batch-line-invalid", format!("line {}: {reason}", idx + 1)),
         };
@@ -446,7 +274,8 @@ fn run_batch(
 
 fn read_request(
     language: Language,
-    base_limits: &RequestLimits,
+    names: &[LimitName],
+    base_limits: &Limits,
     base_transforms: &[String],
     line: &str,
 ) -> Result<Request, String> {
@@ -463,7 +292,7 @@ fn read_request(
     }
     let limits = match object.get_str("limits") {
         None => *base_limits,
-        Some(json) => limits::apply(*base_limits, json, language.limit_names(), language.name())?,
+        Some(json) => apply_limits(*base_limits, json, names, language.name())?,
     };
     let bindings = object.get_str("bindings").cloned().unwrap_or_default();
     if language.takes_bindings() {

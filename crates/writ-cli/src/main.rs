@@ -6,7 +6,6 @@
 #![forbid(unsafe_code)]
 
 mod eval;
-mod limits;
 
 use std::io::Write;
 use std::process::ExitCode;

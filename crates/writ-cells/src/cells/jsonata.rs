@@ -1,11 +1,23 @@
 //! The jsonata cell (`jsonata`): a JSONata 2.2.2 expression over the expression scope.
 
-use writ_core::{BudgetExceeded, Limits, Meter, Value};
-use writ_jsonata::{Error, Expression, JsonataLimits, Options};
+use std::sync::Arc;
 
-use super::{Cache, Compiled, budget_fault, check_cases, expression_verdict, not_source_fault, source_text};
-use crate::seam::{
-    CellError, CellFuture, Evaluation, Fault, FaultKind, PredicateContext, PredicateEvaluator, PredicateNode,
+use writ_core::{BudgetExceeded, Meter, Value};
+use writ_jsonata::{Jsonata, JsonataLimits};
+
+use super::coerced_label;
+use super::expression::{Dialect, ExpressionCell, no_precheck};
+use crate::seam::{CellError, CellFuture, Evaluation, PredicateContext, PredicateEvaluator, PredicateNode};
+
+/// How the jsonata cell reads the table and its results.
+static JSONATA: Dialect = Dialect {
+    id: "jsonata",
+    example: "\"fetch.count > 0\"",
+    snapshot: |context| Value::Object(context.outputs.expression_scope()),
+    holds: boolean,
+    label: coerced_label,
+    bad_result_codes: &[],
+    precheck: no_precheck,
 };
 
 /// The jsonata cell: a predicate is a JSONata expression whose input document is
@@ -17,54 +29,22 @@ use crate::seam::{
 /// as `String()` writes it). `$now()`, `$millis()` and `$random()` read a fixed host, so the
 /// same snapshot always gives the same verdict.
 pub struct JsonataCell {
-    /// How every evaluation runs: the cell's limits and the fixed host.
-    options: Options,
-    /// Compiled expressions by source.
-    cache: Cache<String, Compiled<Expression>>,
+    limits: JsonataLimits,
+    cell: ExpressionCell,
 }
 
 impl JsonataCell {
     /// A cell whose evaluations run under `limits`.
     pub fn new(limits: JsonataLimits) -> JsonataCell {
         JsonataCell {
-            options: Options {
-                limits,
-                ..Options::default()
-            },
-            cache: Cache::new(),
+            limits,
+            cell: ExpressionCell::new(&JSONATA, Arc::new(Jsonata), limits.to_meter_limits()),
         }
     }
 
     /// The bounds of every evaluation.
     pub fn limits(&self) -> JsonataLimits {
-        self.options.limits
-    }
-
-    /// Decides `node` over `context`.
-    fn decide(&self, node: &PredicateNode, context: &PredicateContext) -> Evaluation {
-        let Some(source) = node.predicate.as_str() else {
-            return Evaluation::faulted(node, not_source_fault("jsonata", node));
-        };
-        let source = source.to_string_lossy();
-        let compiled = self.cache.get_or_compile(source.as_ref(), || {
-            Expression::compile(&source).map_err(|error| fault(&error))
-        });
-        let expression = match compiled.as_ref() {
-            Ok(expression) => expression,
-            Err(fault) => return Evaluation::faulted(node, fault.clone()),
-        };
-        let scope = Value::Object(context.outputs.expression_scope());
-        match expression.evaluate(&scope, &self.options) {
-            Ok(result) => expression_verdict(node, &result, |result| {
-                let steps = Limits {
-                    steps: self.options.limits.steps,
-                    ..Limits::UNLIMITED
-                };
-                boolean(result, &mut Meter::starting_at_first_check(&steps, None))
-                    .map_err(|exceeded| budget_fault("U1006", exceeded))
-            }),
-            Err(error) => Evaluation::faulted(node, fault(&error)),
-        }
+        self.limits
     }
 }
 
@@ -101,47 +81,6 @@ pub(crate) fn boolean(value: &Value, meter: &mut Meter) -> Result<bool, BudgetEx
     Ok(false)
 }
 
-/// The fault an engine error gives.
-fn fault(error: &Error) -> Fault {
-    let mut message = error.message();
-    if let Some(position) = error.position {
-        message.push_str(&format!(" (at character {position})"));
-    }
-    match kind(error.code) {
-        FaultKind::BudgetExceeded => budget_fault(error.code, message),
-        kind => Fault::new(kind, error.code, message),
-    }
-}
-
-/// The kind of fault behind a JSONata code: S (syntax) and a regular expression writ cannot run
-/// are invalid predicates, T (type) codes are type mismatches, the bounds' codes are spent
-/// budgets, and every other D code is a runtime error.
-fn kind(code: &str) -> FaultKind {
-    match code {
-        "D1011" | "D1012" | "D2014" | "D2015" | "U1001" | "U1003" | "U1006" | "U1007" => FaultKind::BudgetExceeded,
-        "U1004" => FaultKind::InvalidPredicate,
-        _ if code.starts_with('S') => FaultKind::InvalidPredicate,
-        _ if code.starts_with('T') => FaultKind::TypeMismatch,
-        _ => FaultKind::Runtime,
-    }
-}
-
-/// Checks a node at freeze: source text that compiles.
-fn validate(node: &PredicateNode) -> Result<(), CellError> {
-    check_cases("jsonata", node)?;
-    let source = source_text("jsonata", node, "\"fetch.count > 0\"")?.to_string_lossy();
-    Expression::compile(&source).map(drop).map_err(|error| {
-        CellError::invalid(
-            node,
-            format!(
-                "jsonata cell: node '{}' has a predicate that is not valid JSONata: {}",
-                node.id,
-                fault(&error).message
-            ),
-        )
-    })
-}
-
 impl PredicateEvaluator for JsonataCell {
     fn id(&self) -> &str {
         "jsonata"
@@ -154,18 +93,19 @@ impl PredicateEvaluator for JsonataCell {
 
     /// The predicate must be source text that compiles as JSONata.
     fn validate<'a>(&'a self, node: &'a PredicateNode) -> CellFuture<'a, Result<(), CellError>> {
-        Box::pin(async move { validate(node) })
+        Box::pin(async move { self.cell.validate(node) })
     }
 
     fn evaluate<'a>(&'a self, node: &'a PredicateNode, context: &'a PredicateContext) -> CellFuture<'a, Evaluation> {
-        Box::pin(async move { self.decide(node, context) })
+        Box::pin(async move { self.cell.decide(node, context) })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use writ_core::parse_json;
+    use writ_core::{Limits, parse_json};
+    use writ_jsonata::{Expression, Options};
 
     #[test]
     fn boolean_agrees_with_jsonata() {
@@ -204,12 +144,33 @@ mod tests {
     }
 
     #[test]
-    fn every_bound_code_is_a_spent_budget() {
-        for code in ["D1011", "D1012", "D2014", "D2015", "U1001", "U1003", "U1006", "U1007"] {
-            assert_eq!(kind(code), FaultKind::BudgetExceeded, "{code}");
+    fn every_bound_is_a_spent_budget_and_each_code_has_its_kind() {
+        use writ_core::{Engine, FixedHost, Object, Source};
+
+        use super::super::expression::kind;
+        use crate::seam::FaultKind;
+
+        for (source, expected) in [
+            ("[1..20000000]", FaultKind::BudgetExceeded),
+            ("$count([1..2000000].($ * 2))", FaultKind::BudgetExceeded),
+            ("(", FaultKind::InvalidPredicate),
+            ("1 + 'a'", FaultKind::TypeMismatch),
+            ("$error('no')", FaultKind::Runtime),
+        ] {
+            let limits = JsonataLimits {
+                sequence: Some(1_000),
+                ..JsonataLimits::default()
+            };
+            let diagnostic = Jsonata
+                .run(
+                    Source::Text(source),
+                    &Value::Undefined,
+                    &Object::new(),
+                    &limits.to_meter_limits(),
+                    Arc::new(FixedHost::default()),
+                )
+                .expect_err(source);
+            assert_eq!(kind(diagnostic.category()), expected, "{source}: {diagnostic:?}");
         }
-        assert_eq!(kind("S0201"), FaultKind::InvalidPredicate);
-        assert_eq!(kind("T2001"), FaultKind::TypeMismatch);
-        assert_eq!(kind("D3001"), FaultKind::Runtime);
     }
 }

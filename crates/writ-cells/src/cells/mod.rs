@@ -1,6 +1,7 @@
 //! The five cells, and what they share: the cache of compiled predicates, the checks every
 //! cell makes at freeze, and the rule that turns an expression's result into a verdict.
 
+mod expression;
 mod jexl;
 mod js;
 mod jsonata;
@@ -145,19 +146,6 @@ pub(crate) fn source_text<'n>(cell: &str, node: &'n PredicateNode, example: &str
     }
 }
 
-/// The fault of a predicate that reached `evaluate` without being source text.
-pub(crate) fn not_source_fault(cell: &str, node: &PredicateNode) -> Fault {
-    Fault::new(
-        FaultKind::InvalidPredicate,
-        FaultKind::InvalidPredicate.code(),
-        format!(
-            "{cell} cell: node '{}' carries {} as its predicate, not source text",
-            node.id,
-            node.predicate.kind().described()
-        ),
-    )
-}
-
 /// The fault of a spent budget, in writ's words.
 pub(crate) fn budget_fault(code: &str, message: impl std::fmt::Display) -> Fault {
     Fault::new(
@@ -266,22 +254,6 @@ fn shortened(text: &Str) -> String {
         text.to_string_lossy().into_owned()
     } else {
         format!("{}…", text.slice(0, SHOWN).to_string_lossy())
-    }
-}
-
-/// The verdict of an expression cell (jexl, js, JSONata) from its result: a branch matches when
-/// `holds` says the result holds; a select names its case by [`coerced_label`].
-pub(crate) fn expression_verdict(
-    node: &PredicateNode,
-    result: &Value,
-    holds: impl FnOnce(&Value) -> Result<bool, Fault>,
-) -> Evaluation {
-    match &node.decision {
-        Decision::Branch => match holds(result) {
-            Ok(matched) => Evaluation::decided(Verdict::Branch { matched }),
-            Err(fault) => Evaluation::faulted(node, fault),
-        },
-        Decision::Select { cases } => select_verdict(node, cases, result, coerced_label(result)),
     }
 }
 
