@@ -572,13 +572,21 @@ impl Engine for Structured {
 }
 
 impl Program for Predicate {
-    fn evaluate(&self, input: &Value, _bindings: &Object, meter: &mut Meter, _host: &dyn Host) -> Result<Value, Diagnostic> {
-        Predicate::evaluate(self, input, meter).map(Value::Bool).map_err(|exceeded| {
-            Diagnostic::new(
-                "budget-exceeded",
-                Category::Budget,
-                format!("{exceeded} (simplify the predicate, or raise the limit)"),
-            )
-        })
+    fn evaluate(
+        &self,
+        input: &Value,
+        _bindings: &Object,
+        meter: &mut Meter,
+        _host: &dyn Host,
+    ) -> Result<Value, Diagnostic> {
+        Predicate::evaluate(self, input, meter)
+            .map(Value::Bool)
+            .map_err(|exceeded| {
+                Diagnostic::new(
+                    "budget-exceeded",
+                    Category::Budget,
+                    format!("{exceeded} (simplify the predicate, or raise the limit)"),
+                )
+            })
     }
 }

@@ -16,7 +16,6 @@ fn eval(predicate: &Value, data: &Value, limits: &Limits) -> Outcome {
     ))
 }
 
-
 fn arb_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),

@@ -16,7 +16,6 @@ fn eval(predicate: &Value, data: &Value, limits: &Limits) -> Outcome {
     ))
 }
 
-
 fn corpus() -> Vec<Case> {
     read_cases(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/structured.jsonl"))
 }
@@ -26,10 +25,7 @@ fn corpus_cases_give_their_expected_answers() {
     let cases = corpus();
     assert!(cases.len() >= 50, "the corpus has {} cases", cases.len());
     for case in &cases {
-        check(
-            case,
-            &eval(&case.field("expr"), &case.field("data"), &DEFAULT_LIMITS),
-        );
+        check(case, &eval(&case.field("expr"), &case.field("data"), &DEFAULT_LIMITS));
     }
 }
 

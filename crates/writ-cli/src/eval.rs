@@ -111,7 +111,8 @@ impl Language {
         static JSONATA: OnceLock<Arc<dyn Engine>> = OnceLock::new();
         static JEXL: OnceLock<Arc<dyn Engine>> = OnceLock::new();
         static LUA: OnceLock<Result<Arc<dyn Engine>, Diagnostic>> = OnceLock::new();
-        let shared = |cell: &OnceLock<Arc<dyn Engine>>, build: fn() -> Arc<dyn Engine>| Arc::clone(cell.get_or_init(build));
+        let shared =
+            |cell: &OnceLock<Arc<dyn Engine>>, build: fn() -> Arc<dyn Engine>| Arc::clone(cell.get_or_init(build));
         Ok(match self {
             Language::Structured => shared(&STRUCTURED, || Arc::new(Structured)),
             Language::Js => shared(&JS, || Arc::new(writ_js::Evaluator::new())),

@@ -91,8 +91,14 @@ impl Value {
     pub fn to_canonical_json_within(&self, max_bytes: usize) -> Result<String, CanonicalError> {
         /// A container being written, and how far.
         enum Open<'v> {
-            Array { items: &'v [Value], next: usize },
-            Object { members: Vec<(&'v Str, &'v Value)>, next: usize },
+            Array {
+                items: &'v [Value],
+                next: usize,
+            },
+            Object {
+                members: Vec<(&'v Str, &'v Value)>,
+                next: usize,
+            },
         }
         /// Where the walk is, as a JSON Pointer, for an error (built only on failure).
         fn pointer(stack: &[Open<'_>]) -> String {
@@ -227,7 +233,10 @@ mod tests {
     #[test]
     fn what_json_cannot_carry_is_refused_with_its_place() {
         let mut inner = Object::new();
-        inner.insert(Str::from("a/b"), Value::from(vec![Value::from(1.0), Value::from(f64::NAN)]));
+        inner.insert(
+            Str::from("a/b"),
+            Value::from(vec![Value::from(1.0), Value::from(f64::NAN)]),
+        );
         let mut outer = Object::new();
         outer.insert(Str::from("x"), Value::Object(inner));
         assert_eq!(
@@ -243,7 +252,10 @@ mod tests {
 
     #[test]
     fn key_order_and_white_space_do_not_matter() {
-        assert_eq!(canonical(r#"{ "b" : 1, "a" : [ 2 , {"d":0,"c":0} ] }"#), canonical(r#"{"a":[2,{"c":0,"d":0}],"b":1}"#));
+        assert_eq!(
+            canonical(r#"{ "b" : 1, "a" : [ 2 , {"d":0,"c":0} ] }"#),
+            canonical(r#"{"a":[2,{"c":0,"d":0}],"b":1}"#)
+        );
     }
 
     #[test]

@@ -160,8 +160,13 @@ pub trait Program: Send + Sync + fmt::Debug {
     /// # Errors
     ///
     /// A [`Diagnostic`]; a crossed bound is in [`Category::Budget`].
-    fn evaluate(&self, input: &Value, bindings: &Object, meter: &mut Meter, host: &dyn Host)
-    -> Result<Value, Diagnostic>;
+    fn evaluate(
+        &self,
+        input: &Value,
+        bindings: &Object,
+        meter: &mut Meter,
+        host: &dyn Host,
+    ) -> Result<Value, Diagnostic>;
 }
 
 /// Which field of [`Limits`] a language's limit name sets.

@@ -179,7 +179,10 @@ impl<H: Host> RecordingHost<H> {
 
     /// Everything handed out so far, in order.
     pub fn reads(&self) -> Vec<HostRead> {
-        self.reads.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+        self.reads
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// Everything handed out so far, leaving the record empty (a run stores each node's reads
@@ -316,7 +319,10 @@ mod tests {
 
     #[test]
     fn a_read_of_another_kind_diverges() {
-        let replay = ReplayingHost::new(vec![HostRead::NowMillis(3.0), HostRead::Random(0.5)], FixedHost::new(8.0, 0));
+        let replay = ReplayingHost::new(
+            vec![HostRead::NowMillis(3.0), HostRead::Random(0.5)],
+            FixedHost::new(8.0, 0),
+        );
         let _ = replay.random();
         assert!(replay.diverged());
         // From then on nothing is replayed, not even a read of the recorded kind.

@@ -60,11 +60,11 @@ mod suggest;
 mod value;
 
 pub use block_on::block_on;
+pub use budget::{Bound, BudgetExceeded, Clock, DEFAULT_CHECK_INTERVAL, Interrupt, Limits, Meter, SystemClock};
 pub use canonical::CanonicalError;
 pub use diagnostic::{Category, Diagnostic, ErrorCode, Span};
 pub use engine::{Amounts, Engine, LimitField, LimitName, Program, SOURCE_NOT_TEXT, Source, Validation, apply_limits};
 pub use host::{FixedHost, Host, HostRead, RecordingHost, ReplayingHost, SystemHost};
-pub use budget::{Bound, BudgetExceeded, Clock, DEFAULT_CHECK_INTERVAL, Interrupt, Limits, Meter, SystemClock};
 pub use json::{DEFAULT_MAX_JSON_DEPTH, JsonError, JsonTooLong, parse_json, parse_json_with_depth, write_json_string};
 pub use number::{js_number_to_string, write_js_number};
 pub use object::{Object, Shape};

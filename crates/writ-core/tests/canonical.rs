@@ -50,7 +50,9 @@ fn the_rfc_numbers_are_written_as_published() {
     for number in numbers {
         let bits = u64::from_str_radix(&text(number, "bits"), 16).expect("hex bits");
         let value = Value::from(f64::from_bits(bits));
-        let has_error = number.as_object().is_some_and(|object| object.get_str("error").is_some());
+        let has_error = number
+            .as_object()
+            .is_some_and(|object| object.get_str("error").is_some());
         if has_error {
             assert!(
                 matches!(value.to_canonical_json(), Err(CanonicalError::NotFinite { .. })),

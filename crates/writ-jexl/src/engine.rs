@@ -101,15 +101,22 @@ impl Jexl {
 
 /// The refusal of a call to a name the engine does not register.
 fn unregistered(code: &'static str, what: &str, name: &str, registered: &[&str]) -> Diagnostic {
-    let help = if registered.is_empty() {
-        format!("no {what} is registered, so none can be called; compute the value without it")
+    let registrations = if registered.is_empty() {
+        "it registers none".to_owned()
     } else {
-        let nearest = writ_core::closest_name(name, registered.iter().copied())
-            .map(|nearest| format!("did you mean '{nearest}'? "))
-            .unwrap_or_default();
-        format!("{nearest}the registered {what}s are {}", registered.join(", "))
+        format!("registered: {}", registered.join(", "))
     };
-    Diagnostic::new(code, Category::Refused, format!("unknown {what}: {name}")).with_help(help)
+    let nearest = writ_core::closest_name(name, registered.iter().copied())
+        .map(|nearest| format!("did you mean '{nearest}'? "))
+        .unwrap_or_default();
+    Diagnostic::new(
+        code,
+        Category::Refused,
+        format!("the expression calls the {what} '{name}', which this engine does not register ({registrations})"),
+    )
+    .with_help(format!(
+        "{nearest}register it on the Jexl engine, or write the expression without it"
+    ))
 }
 
 impl Engine for Jexl {

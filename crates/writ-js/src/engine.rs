@@ -53,9 +53,9 @@ impl Evaluator {
     /// it and by the evaluator's own bound otherwise.
     fn compiled(&self, source: Source<'_>, limits: &Limits) -> Result<Compiled, Diagnostic> {
         let source = source.require_text("JavaScript")?;
-        let max_source_length = limits
-            .max_source_length
-            .map_or(self.max_source_length(), |length| usize::try_from(length).unwrap_or(usize::MAX));
+        let max_source_length = limits.max_source_length.map_or(self.max_source_length(), |length| {
+            usize::try_from(length).unwrap_or(usize::MAX)
+        });
         let program = self.program_within(&source, max_source_length)?;
         Ok(Compiled::of(self, program))
     }
@@ -94,8 +94,18 @@ impl Engine for Evaluator {
 }
 
 impl Program for Compiled {
-    fn evaluate(&self, input: &Value, bindings: &Object, meter: &mut Meter, _host: &dyn Host) -> Result<Value, Diagnostic> {
-        let contexts: Vec<&Object> = input.as_object().into_iter().chain((!bindings.is_empty()).then_some(bindings)).collect();
+    fn evaluate(
+        &self,
+        input: &Value,
+        bindings: &Object,
+        meter: &mut Meter,
+        _host: &dyn Host,
+    ) -> Result<Value, Diagnostic> {
+        let contexts: Vec<&Object> = input
+            .as_object()
+            .into_iter()
+            .chain((!bindings.is_empty()).then_some(bindings))
+            .collect();
         self.eval_metered(&contexts, meter).map_err(Diagnostic::from)
     }
 }

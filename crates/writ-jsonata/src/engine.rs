@@ -65,7 +65,13 @@ struct Compiled {
 }
 
 impl Program for Compiled {
-    fn evaluate(&self, input: &Value, bindings: &Object, meter: &mut Meter, host: &dyn Host) -> Result<Value, Diagnostic> {
+    fn evaluate(
+        &self,
+        input: &Value,
+        bindings: &Object,
+        meter: &mut Meter,
+        host: &dyn Host,
+    ) -> Result<Value, Diagnostic> {
         self.expression
             .evaluate_metered(input, bindings, meter, host)
             .map_err(|error| diagnostic(&error, &self.source))
@@ -116,7 +122,9 @@ impl Engine for Jsonata {
         host: Arc<dyn Host>,
     ) -> Result<Value, Diagnostic> {
         let compiled = Jsonata::compiled(source)?;
-        let timeout = limits.time.map(|time| u64::try_from(time.as_millis()).unwrap_or(u64::MAX));
+        let timeout = limits
+            .time
+            .map(|time| u64::try_from(time.as_millis()).unwrap_or(u64::MAX));
         let metered = Limits {
             time: timeout.map(crate::clock_budget),
             ..*limits

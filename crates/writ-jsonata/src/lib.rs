@@ -33,8 +33,8 @@ mod value;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use error::{Error, ErrorDetails, Result};
 pub use engine::{Jsonata, LIMIT_NAMES};
+pub use error::{Error, ErrorDetails, Result};
 pub use writ_core::{FixedHost, Host, Interrupt, Str, SystemHost, Value};
 
 /// The most items a range (`[a..b]`) may hold, as jsonata-js caps it (D2014).
@@ -78,7 +78,6 @@ impl JsonataLimits {
         sequence: None,
     };
 }
-
 
 /// How one evaluation runs.
 #[derive(Clone)]
@@ -171,7 +170,8 @@ impl Expression {
     /// JSONata's T- and D-codes for type and runtime errors; D1012/D1011/D2015/U1006 when a
     /// bound is crossed.
     pub fn evaluate(&self, input: &Value, options: &Options) -> Result<Value> {
-        let mut meter = writ_core::Meter::starting_at_first_check(&options.limits.to_core(), Some(options.host.clone()));
+        let mut meter =
+            writ_core::Meter::starting_at_first_check(&options.limits.to_core(), Some(options.host.clone()));
         if let Some(interrupt) = &options.interrupt {
             meter = meter.with_interrupt(interrupt.clone());
         }

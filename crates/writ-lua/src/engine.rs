@@ -49,7 +49,13 @@ struct Chunk {
 }
 
 impl Program for Chunk {
-    fn evaluate(&self, input: &Value, _bindings: &Object, meter: &mut Meter, _host: &dyn Host) -> Result<Value, Diagnostic> {
+    fn evaluate(
+        &self,
+        input: &Value,
+        _bindings: &Object,
+        meter: &mut Meter,
+        _host: &dyn Host,
+    ) -> Result<Value, Diagnostic> {
         self.sandbox
             .evaluate_metered(&self.source, input, meter, self.memory_ceiling_bytes)
             .map_err(Diagnostic::from)
@@ -61,9 +67,11 @@ impl Sandbox {
     fn chunk(&self, source: Source<'_>, limits: &Limits) -> Result<Chunk, Diagnostic> {
         let source = source.require_text("Lua")?;
         self.check(&source)?;
-        let memory_ceiling_bytes = limits.max_memory_bytes.map_or(self.limits().memory_ceiling_bytes, |bytes| {
-            usize::try_from(bytes).unwrap_or(usize::MAX)
-        });
+        let memory_ceiling_bytes = limits
+            .max_memory_bytes
+            .map_or(self.limits().memory_ceiling_bytes, |bytes| {
+                usize::try_from(bytes).unwrap_or(usize::MAX)
+            });
         Ok(Chunk {
             sandbox: self.clone(),
             source: Arc::from(source.as_ref()),

@@ -14,9 +14,7 @@ use writ_core::{
 };
 
 use super::{Cache, Compiled, budget_fault, check_cases, select_verdict, source_text};
-use crate::seam::{
-    CellError, Decision, Evaluation, Fault, FaultKind, PredicateContext, PredicateNode, Verdict,
-};
+use crate::seam::{CellError, Decision, Evaluation, Fault, FaultKind, PredicateContext, PredicateNode, Verdict};
 
 /// What a dialect adds to its engine.
 pub(crate) struct Dialect {
@@ -24,6 +22,8 @@ pub(crate) struct Dialect {
     pub(crate) id: &'static str,
     /// A predicate of the dialect, for refusals that say what to write.
     pub(crate) example: &'static str,
+    /// How a freeze refusal says the predicate is not in the language ("is not valid Jexl").
+    pub(crate) invalid: &'static str,
     /// The snapshot of the frame's output table the predicate reads.
     pub(crate) snapshot: fn(&PredicateContext) -> Value,
     /// When a branch's result holds; it may charge the meter (JSONata's `$boolean` walks).
@@ -83,7 +83,10 @@ impl ExpressionCell {
 
     /// The engine, built on first use.
     pub(crate) fn engine(&self) -> Result<&Arc<dyn Engine>, CellError> {
-        self.engine.get_or_init(|| (self.build)()).as_ref().map_err(Clone::clone)
+        self.engine
+            .get_or_init(|| (self.build)())
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// Checks a node at freeze: its cases, its source text, the dialect's own check, and every
@@ -102,7 +105,7 @@ impl ExpressionCell {
                     format!(
                         "{id} cell: node '{}' has a predicate that {} ({}): {}",
                         node.id,
-                        refusal(diagnostic.category()),
+                        self.dialect.invalid,
                         diagnostic.code(),
                         diagnostic.full_message()
                     ),
@@ -170,15 +173,6 @@ pub(crate) fn kind(category: Category) -> FaultKind {
         Category::Budget => FaultKind::BudgetExceeded,
         Category::Runtime | Category::Host => FaultKind::Runtime,
         _ => FaultKind::InvalidPredicate,
-    }
-}
-
-/// How a freeze refusal says what is wrong with the predicate.
-fn refusal(category: Category) -> &'static str {
-    match category {
-        Category::Syntax => "does not parse",
-        Category::Refused => "is refused",
-        _ => "cannot run",
     }
 }
 

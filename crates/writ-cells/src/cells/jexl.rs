@@ -13,6 +13,7 @@ use crate::seam::{CellError, CellFuture, Evaluation, PredicateContext, Predicate
 static JEXL: Dialect = Dialect {
     id: "jexl",
     example: "\"fetch.count > 0\"",
+    invalid: "is not valid Jexl",
     snapshot: |context| Value::Object(context.outputs.expression_scope()),
     holds: js_truthy,
     label: coerced_label,

@@ -13,6 +13,7 @@ use crate::seam::{CellError, CellFuture, Evaluation, PredicateContext, Predicate
 static JS: Dialect = Dialect {
     id: "js",
     example: "\"fetch.count > 0\"",
+    invalid: "is not one expression of writ's JavaScript subset",
     snapshot: |context| Value::Object(context.outputs.expression_scope()),
     holds: js_truthy,
     label: coerced_label,
@@ -114,7 +115,11 @@ mod tests {
             ("[1].push(2)", FaultKind::InvalidPredicate),
         ] {
             let error = evaluator.eval(source, &[context]).expect_err(source);
-            assert_eq!(kind(Diagnostic::from(&error).category()), expected, "{source}: {error:?}");
+            assert_eq!(
+                kind(Diagnostic::from(&error).category()),
+                expected,
+                "{source}: {error:?}"
+            );
         }
     }
 }

@@ -13,6 +13,7 @@ use crate::seam::{CellError, CellFuture, Evaluation, PredicateContext, Predicate
 static JSONATA: Dialect = Dialect {
     id: "jsonata",
     example: "\"fetch.count > 0\"",
+    invalid: "is not valid JSONata",
     snapshot: |context| Value::Object(context.outputs.expression_scope()),
     holds: boolean,
     label: coerced_label,

@@ -12,6 +12,7 @@ use crate::seam::{CellError, CellFuture, Evaluation, PredicateContext, Predicate
 static LUA: Dialect = Dialect {
     id: "lua",
     example: "\"return ctx['fetch:'][1].json.count > 0\"",
+    invalid: "does not compile",
     snapshot: |context| context.outputs.to_value(),
     holds: lua_truthy,
     label: string_label,
