@@ -467,10 +467,7 @@ impl<'a, U: Units + ?Sized> Scanner<'a, U> {
 /// White space as V8's date parser sees it: JavaScript's, except that the line and paragraph
 /// separators (U+2028, U+2029) count as letters of a word.
 fn is_date_space(unit: u16) -> bool {
-    matches!(
-        unit,
-        0x09 | 0x0A | 0x0B | 0x0C | 0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x202F | 0x205F | 0x3000 | 0xFEFF
-    )
+    crate::js::is_space(unit) && !matches!(unit, 0x2028 | 0x2029)
 }
 
 /// The keywords other than month names, by their (lower-case, NUL-padded) letters.

@@ -298,7 +298,7 @@ fn spread(hash: u64, slots: usize) -> usize {
 /// The offset of the first byte of `bytes` that is `"`, `\`, a control character or not ASCII,
 /// or the length when there is none.
 #[inline]
-fn plain_run(bytes: &[u8]) -> usize {
+pub(crate) fn plain_run(bytes: &[u8]) -> usize {
     run_until::<true>(bytes)
 }
 
@@ -844,6 +844,19 @@ impl fmt::Display for JsonTooLong {
 
 impl std::error::Error for JsonTooLong {}
 
+impl crate::js::QuoteSink for Writer {
+    #[inline]
+    fn ascii(&mut self, text: &[u8]) {
+        self.out.extend_from_slice(text);
+    }
+
+    #[inline]
+    fn char(&mut self, ch: char) {
+        let mut buffer = [0u8; 4];
+        self.out.extend_from_slice(ch.encode_utf8(&mut buffer).as_bytes());
+    }
+}
+
 impl Writer {
     fn into_string(self) -> String {
         String::from_utf8(self.out).unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
@@ -854,68 +867,7 @@ impl Writer {
     }
 
     fn string(&mut self, text: &Str) {
-        self.out.push(b'"');
-        if let Some(mut rest) = text.ascii_bytes() {
-            loop {
-                let run = plain_run(rest);
-                self.out.extend_from_slice(&rest[..run]);
-                let Some(&byte) = rest.get(run) else { break };
-                self.escape(u16::from(byte));
-                rest = &rest[run + 1..];
-            }
-        } else {
-            let mut units = text.code_units();
-            while let Some(unit) = units.next() {
-                let code_point = match unit {
-                    0x20..=0x7F if unit != 0x22 && unit != 0x5C => {
-                        self.out.push(unit as u8);
-                        continue;
-                    }
-                    0xD800..=0xDBFF => match units.clone().next() {
-                        Some(trail @ 0xDC00..=0xDFFF) => {
-                            units.next();
-                            0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(trail) - 0xDC00)
-                        }
-                        _ => {
-                            self.escape(unit);
-                            continue;
-                        }
-                    },
-                    0x80..=0xD7FF | 0xE000..=0xFFFF => u32::from(unit),
-                    _ => {
-                        // Control characters, `"`, `\` and lone trail surrogates.
-                        self.escape(unit);
-                        continue;
-                    }
-                };
-                let mut buffer = [0u8; 4];
-                if let Some(ch) = char::from_u32(code_point) {
-                    self.out.extend_from_slice(ch.encode_utf8(&mut buffer).as_bytes());
-                }
-            }
-        }
-        self.out.push(b'"');
-    }
-
-    fn escape(&mut self, unit: u16) {
-        let short: &[u8] = match unit {
-            0x22 => b"\\\"",
-            0x5C => b"\\\\",
-            0x08 => b"\\b",
-            0x0C => b"\\f",
-            0x0A => b"\\n",
-            0x0D => b"\\r",
-            0x09 => b"\\t",
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                self.out.extend_from_slice(b"\\u");
-                for shift in [12, 8, 4, 0] {
-                    self.out.push(HEX[usize::from((unit >> shift) & 0xF)]);
-                }
-                return;
-            }
-        };
-        self.out.extend_from_slice(short);
+        crate::js::quote(self, text);
     }
 
     /// Writes `root`; false, writing nothing, for `undefined`. Containers are walked with an

@@ -6,6 +6,9 @@
 //!   [`Value::to_json_string`]), and JavaScript's number-to-string ([`write_js_number`]).
 //! - [`Limits`] and [`Meter`]: the one budget model that every evaluation of every language is
 //!   charged against.
+//! - [`js`]: JavaScript's own semantics that more than one engine needs (`StringToNumber`,
+//!   `parseInt`, white space, array indices, `toFixed` and the other number formats, `==`,
+//!   `JSON.stringify`'s quoting); no parser, no dialect.
 //! - [`Path`]: checked path reads that refuse prototype names at every segment.
 //! - [`Outcome`]: the answer of one evaluation and its JSON envelope.
 //! - The engine seam every language implements: [`Engine`] compiles a [`Source`] into a
@@ -48,6 +51,7 @@ pub mod date;
 mod diagnostic;
 mod engine;
 mod host;
+pub mod js;
 mod json;
 pub mod math;
 mod number;

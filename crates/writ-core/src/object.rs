@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use triomphe::{Arc, HeaderSliceWithLengthProtected, ThinArc};
 
+use crate::js::array_index;
 use crate::str::{ascii_tag, tag_is_whole, wide_prefix_tag};
 use crate::{Str, Value};
 
@@ -222,26 +223,6 @@ fn new_capacity(len: usize, spare: usize, own: bool) -> usize {
 fn is_plain(key: &Str) -> bool {
     key.ascii_bytes()
         .is_some_and(|bytes| bytes.iter().all(|&byte| byte >= 0x20 && byte != b'"' && byte != b'\\'))
-}
-
-/// Parses `key` as a JavaScript array index: a canonical decimal below 2^32 - 1.
-pub(crate) fn array_index(key: &Str) -> Option<u32> {
-    let bytes = key.ascii_bytes()?;
-    if bytes.is_empty() || bytes.len() > 10 || (bytes.len() > 1 && bytes[0] == b'0') {
-        return None;
-    }
-    let mut number: u64 = 0;
-    for &byte in bytes {
-        if !byte.is_ascii_digit() {
-            return None;
-        }
-        number = number * 10 + u64::from(byte - b'0');
-    }
-    if number < u64::from(u32::MAX) {
-        Some(number as u32)
-    } else {
-        None
-    }
 }
 
 /// True when `keys` are already in JavaScript's order as they stand: no array indices and no

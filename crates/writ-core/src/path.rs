@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::object::array_index;
+use crate::js::array_index;
 use crate::{Str, Value};
 
 /// Segments no path may name, at any depth: in JavaScript they reach an object's prototype,
