@@ -4,6 +4,7 @@
 //! Every walk over a string or an array charges the meter (a step per element, a step per 16
 //! code units), and text is checked against the string cap before it grows.
 
+use writ_core::js::{self, LooseEquality};
 use writ_core::{Array, Meter, Object, Str, Value, js_number_to_string};
 
 use crate::error::{Error, Result};
@@ -119,112 +120,11 @@ pub(crate) fn join_into(
     Ok(())
 }
 
-/// JavaScript's white space and line terminators, as `StringToNumber` trims them.
-fn is_js_space_unit(unit: u16) -> bool {
-    char::from_u32(u32::from(unit)).is_some_and(crate::lexer::is_js_space)
-}
-
-/// JavaScript's `StringToNumber`: trimmed, empty is 0, decimal with optional sign and exponent,
-/// `Infinity` with optional sign, or `0x`/`0o`/`0b` integers without sign; anything else NaN.
+/// JavaScript's `StringToNumber`, charged a step per 16 code units read.
+#[inline]
 pub(crate) fn string_to_number(text: &Str, meter: &mut Meter) -> Result<f64> {
     charge_scan(meter, text.len_utf16())?;
-    let units: Vec<u16> = text.code_units().collect();
-    let start = units
-        .iter()
-        .position(|&unit| !is_js_space_unit(unit))
-        .unwrap_or(units.len());
-    let end = units
-        .iter()
-        .rposition(|&unit| !is_js_space_unit(unit))
-        .map_or(start, |last| last + 1);
-    let trimmed = units.get(start..end).unwrap_or(&[]);
-    if trimmed.is_empty() {
-        return Ok(0.0);
-    }
-    // Every valid form is ASCII.
-    let Some(ascii) = trimmed
-        .iter()
-        .map(|&unit| u8::try_from(unit).ok().filter(u8::is_ascii))
-        .collect::<Option<Vec<u8>>>()
-    else {
-        return Ok(f64::NAN);
-    };
-    let Ok(text) = std::str::from_utf8(&ascii) else {
-        return Ok(f64::NAN);
-    };
-    Ok(ascii_to_number(text))
-}
-
-/// `StringToNumber` of trimmed ASCII text.
-fn ascii_to_number(text: &str) -> f64 {
-    let radix = match text.get(..2) {
-        Some("0x" | "0X") => 16,
-        Some("0o" | "0O") => 8,
-        Some("0b" | "0B") => 2,
-        _ => 10,
-    };
-    if radix != 10 {
-        let digits = text.get(2..).unwrap_or("");
-        if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-            return f64::NAN;
-        }
-        let significant = digits.trim_start_matches('0');
-        return match u64::from_str_radix(significant, radix) {
-            // `u64 as f64` rounds to nearest, ties to even, as JavaScript does.
-            Ok(value) => value as f64,
-            Err(_) if significant.is_empty() => 0.0,
-            // Past 64 bits: accumulate; exact to the double's precision for all but ties.
-            Err(_) => significant
-                .chars()
-                .filter_map(|c| c.to_digit(radix))
-                .fold(0.0, |acc, digit| acc * f64::from(radix) + f64::from(digit)),
-        };
-    }
-    let (sign, unsigned) = match text.as_bytes().first() {
-        Some(b'-') => (-1.0, text.get(1..).unwrap_or("")),
-        Some(b'+') => (1.0, text.get(1..).unwrap_or("")),
-        _ => (1.0, text),
-    };
-    if unsigned == "Infinity" {
-        return sign * f64::INFINITY;
-    }
-    if !is_decimal_literal(unsigned) {
-        return f64::NAN;
-    }
-    unsigned.parse::<f64>().map_or(f64::NAN, |value| sign * value)
-}
-
-/// True for `StrUnsignedDecimalLiteral` without `Infinity`: digits with an optional fraction
-/// (or a fraction alone) and an optional exponent.
-fn is_decimal_literal(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let digits = |from: usize| {
-        bytes
-            .get(from..)
-            .map_or(0, |rest| rest.iter().take_while(|b| b.is_ascii_digit()).count())
-    };
-    let whole = digits(0);
-    let mut at = whole;
-    let mut fraction = 0;
-    if bytes.get(at) == Some(&b'.') {
-        fraction = digits(at + 1);
-        at += 1 + fraction;
-    }
-    if whole == 0 && fraction == 0 {
-        return false;
-    }
-    if matches!(bytes.get(at), Some(b'e' | b'E')) {
-        at += 1;
-        if matches!(bytes.get(at), Some(b'+' | b'-')) {
-            at += 1;
-        }
-        let exponent = digits(at);
-        if exponent == 0 {
-            return false;
-        }
-        at += exponent;
-    }
-    at == bytes.len()
+    Ok(js::string_to_number(text))
 }
 
 /// JavaScript's `ToNumber` (through `ToPrimitive` for arrays and objects).
@@ -276,24 +176,21 @@ pub(crate) fn strict_equals(a: &Value, b: &Value, meter: &mut Meter) -> Result<b
 
 /// JavaScript's `==` over JSON values and `undefined`.
 pub(crate) fn loose_equals(a: &Value, b: &Value, meter: &mut Meter) -> Result<bool> {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => Ok(x == y),
-        (Value::Undefined | Value::Null, other) | (other, Value::Undefined | Value::Null) => {
-            Ok(matches!(other, Value::Undefined | Value::Null))
-        }
-        (Value::Array(_) | Value::Object(_), Value::Array(_) | Value::Object(_))
-        | (Value::String(_), Value::String(_))
-        | (Value::Bool(_), Value::Bool(_)) => strict_equals(a, b, meter),
-        (Value::Bool(flag), other) | (other, Value::Bool(flag)) => {
-            loose_equals(&Value::Number(f64::from(u8::from(*flag))), other, meter)
-        }
-        (Value::Number(number), Value::String(text)) | (Value::String(text), Value::Number(number)) => {
-            Ok(*number == string_to_number(text, meter)?)
-        }
-        (Value::Array(_) | Value::Object(_), primitive) | (primitive, Value::Array(_) | Value::Object(_)) => {
-            let converted = Value::String(to_js_string(if a.is_container() { a } else { b }, meter)?);
-            loose_equals(&converted, primitive, meter)
-        }
+    js::loose_equals(&mut Operands(meter), a, b)
+}
+
+/// What `==` reads and converts, charged to the meter: an array or object becomes its string.
+struct Operands<'m>(&'m mut Meter);
+
+impl LooseEquality for Operands<'_> {
+    type Error = Error;
+
+    fn read_text(&mut self, len: usize) -> Result<()> {
+        charge_scan(self.0, len)
+    }
+
+    fn to_primitive(&mut self, value: &Value) -> Result<Value> {
+        to_primitive(value, self.0)
     }
 }
 
@@ -356,19 +253,6 @@ pub(crate) enum Key {
 /// The largest array index plus one.
 const INDEX_LIMIT: f64 = 4_294_967_295.0;
 
-/// The index `text` spells canonically, if it spells one.
-fn canonical_index(text: &Str) -> Option<u32> {
-    let ascii = text.as_ascii_str()?;
-    if ascii.is_empty() || ascii.len() > 10 || (ascii.len() > 1 && ascii.starts_with('0')) {
-        return None;
-    }
-    if !ascii.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let index: u64 = ascii.parse().ok()?;
-    u32::try_from(index).ok().filter(|&index| index != u32::MAX)
-}
-
 /// JavaScript's `ToPropertyKey` of a filter's result.
 pub(crate) fn to_key(value: &Value, meter: &mut Meter) -> Result<Key> {
     if let Value::Number(number) = value
@@ -379,7 +263,7 @@ pub(crate) fn to_key(value: &Value, meter: &mut Meter) -> Result<Key> {
         return Ok(Key::Index(*number as u32));
     }
     let text = to_js_string(value, meter)?;
-    Ok(match canonical_index(&text) {
+    Ok(match js::array_index(&text) {
         Some(index) => Key::Index(index),
         None => Key::Name(text),
     })

@@ -7,7 +7,7 @@
 //! into tokens, folding a `-` into the number that follows it where jexl does. The linter reads
 //! the elements, so it sees strings as strings and never fires inside one.
 
-use writ_core::{Str, Value};
+use writ_core::{Str, Value, js};
 
 use crate::error::{Error, Result};
 
@@ -191,15 +191,6 @@ const OPERATORS: [&str; 28] = [
     "*", "/", "%", "^", ">", "<", "!",
 ];
 
-/// JavaScript's `\s`: white space and line terminators.
-pub(crate) fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
-    )
-}
-
 /// A character that may start an identifier: ASCII letters, `_`, `$`, Latin-1 letters and the
 /// basic Cyrillic letters, exactly jexl's character class.
 fn is_ident_start(c: char) -> bool {
@@ -276,8 +267,10 @@ fn match_at(chars: &[(usize, char)], idx: usize, c: char) -> Option<(ElementKind
     {
         return Some((ElementKind::String, len));
     }
-    if is_js_space(c) {
-        let len = chars[idx..].iter().take_while(|&&(_, c)| is_js_space(c)).count();
+    // JavaScript's `\s`: white space and line terminators, all in the basic plane.
+    let is_space = |c: char| u16::try_from(u32::from(c)).is_ok_and(js::is_space);
+    if is_space(c) {
+        let len = chars[idx..].iter().take_while(|&&(_, c)| is_space(c)).count();
         return Some((ElementKind::Space, len));
     }
     if bounded_word("true") {

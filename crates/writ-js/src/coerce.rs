@@ -1,7 +1,7 @@
 //! JavaScript's conversions (ToPrimitive, ToString, ToNumber, ToIntegerOrInfinity, typeof)
 //! over writ values, charged to the meter by what they read and build.
 
-use writ_core::{Array, Object, Str, Value, js_number_to_string};
+use writ_core::{Array, Object, Str, Value, js, js_number_to_string};
 
 use crate::error::{Error, Result};
 use crate::interp::Cx;
@@ -173,7 +173,7 @@ pub(crate) fn to_number(cx: &mut Cx<'_>, value: &Value) -> Result<f64> {
         Value::Undefined => f64::NAN,
         Value::String(s) => {
             cx.text(s.len_utf16())?;
-            string_to_number(s)
+            js::string_to_number(s)
         }
         Value::Object(object) => {
             // "[object Object]" reads as NaN; only whether the conversion throws matters.
@@ -182,97 +182,9 @@ pub(crate) fn to_number(cx: &mut Cx<'_>, value: &Value) -> Result<f64> {
         }
         Value::Array(_) => {
             let text = to_string(cx, value)?;
-            string_to_number(&text)
+            js::string_to_number(&text)
         }
     })
-}
-
-/// Whether `unit` is JavaScript white space or a line terminator (what `trim` removes).
-pub(crate) fn is_js_space(unit: u16) -> bool {
-    matches!(
-        unit,
-        0x09 | 0x0A | 0x0B | 0x0C | 0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000
-            ..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF
-    )
-}
-
-/// `StringToNumber`: the numeric literal grammar of ECMA-262 §7.1.4.1.1.
-pub(crate) fn string_to_number(text: &Str) -> f64 {
-    let units: Vec<u16> = text.code_units().collect();
-    let start = units.iter().position(|&u| !is_js_space(u)).unwrap_or(units.len());
-    let end = units.iter().rposition(|&u| !is_js_space(u)).map_or(start, |i| i + 1);
-    let trimmed = &units[start..end];
-    if trimmed.is_empty() {
-        return 0.0;
-    }
-    if trimmed.iter().any(|&u| u >= 0x80) {
-        return f64::NAN;
-    }
-    let body: String = trimmed.iter().map(|&u| char::from(u as u8)).collect();
-    parse_numeric_literal(&body)
-}
-
-fn parse_numeric_literal(body: &str) -> f64 {
-    let bytes = body.as_bytes();
-    if bytes.len() > 2 && bytes[0] == b'0' {
-        let radix = match bytes[1] {
-            b'x' | b'X' => 16,
-            b'o' | b'O' => 8,
-            b'b' | b'B' => 2,
-            _ => 0,
-        };
-        if radix != 0 {
-            let mut value = 0f64;
-            for &b in &bytes[2..] {
-                match char::from(b).to_digit(radix) {
-                    Some(d) => value = value * f64::from(radix) + f64::from(d),
-                    None => return f64::NAN,
-                }
-            }
-            return value;
-        }
-    }
-    let (sign, unsigned) = match bytes[0] {
-        b'+' => (1.0, &body[1..]),
-        b'-' => (-1.0, &body[1..]),
-        _ => (1.0, body),
-    };
-    if unsigned == "Infinity" {
-        return sign * f64::INFINITY;
-    }
-    if !is_decimal_literal(unsigned.as_bytes()) {
-        return f64::NAN;
-    }
-    unsigned.parse::<f64>().map_or(f64::NAN, |v| sign * v)
-}
-
-/// `StrUnsignedDecimalLiteral`: digits, an optional fraction, an optional exponent; at least
-/// one digit before the exponent.
-fn is_decimal_literal(bytes: &[u8]) -> bool {
-    let mut i = 0;
-    let int_digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
-    i += int_digits;
-    let mut frac_digits = 0;
-    if bytes.get(i) == Some(&b'.') {
-        i += 1;
-        frac_digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
-        i += frac_digits;
-    }
-    if int_digits + frac_digits == 0 {
-        return false;
-    }
-    if matches!(bytes.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(bytes.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        let exp_digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
-        if exp_digits == 0 {
-            return false;
-        }
-        i += exp_digits;
-    }
-    i == bytes.len()
 }
 
 /// `ToIntegerOrInfinity` of a number already converted.
@@ -303,23 +215,6 @@ pub(crate) fn type_of(value: &Value) -> &'static str {
         Value::Number(_) => "number",
         Value::String(_) => "string",
     }
-}
-
-/// The canonical array index a key spells (`"0"`, `"17"`, not `"01"` or `"-1"`), if any.
-pub(crate) fn array_index(key: &Str) -> Option<u32> {
-    let bytes = key.ascii_bytes()?;
-    if bytes.is_empty() || bytes.len() > 10 || (bytes.len() > 1 && bytes[0] == b'0') {
-        return None;
-    }
-    let mut n: u64 = 0;
-    for &b in bytes {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        n = n * 10 + u64::from(b - b'0');
-    }
-    // 2^32 - 1 is not an array index.
-    u32::try_from(n).ok().filter(|&n| n != u32::MAX)
 }
 
 /// A short rendering of a value for error messages: strings quoted, containers summarised.

@@ -10,6 +10,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
+use writ_core::js::{self, LooseEquality};
 use writ_core::{Array, Meter, Object, Str, Value};
 
 use crate::ast::{
@@ -995,34 +996,7 @@ impl<'r> Cx<'r> {
 
     /// `==`: the abstract equality of ECMA-262 over writ values.
     fn loose_equals(&mut self, left: &Value, right: &Value) -> Result<bool> {
-        Ok(match (left, right) {
-            (Value::Null | Value::Undefined, Value::Null | Value::Undefined) => true,
-            (Value::Null | Value::Undefined, _) | (_, Value::Null | Value::Undefined) => false,
-            (Value::Number(a), Value::Number(b)) => a == b,
-            (Value::String(a), Value::String(b)) => {
-                self.text(a.len_utf16().min(b.len_utf16()))?;
-                a == b
-            }
-            (Value::Bool(a), Value::Bool(b)) => a == b,
-            (Value::Array(_) | Value::Object(_), Value::Array(_) | Value::Object(_)) => ops::strict_equals(left, right),
-            (Value::Bool(b), other) | (other, Value::Bool(b)) => {
-                let n = Value::Number(f64::from(u8::from(*b)));
-                return self.loose_equals(&n, other);
-            }
-            (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => {
-                self.text(s.len_utf16())?;
-                *n == coerce::string_to_number(s)
-            }
-            (Value::Array(_) | Value::Object(_), primitive) | (primitive, Value::Array(_) | Value::Object(_)) => {
-                let container = if matches!(left, Value::Array(_) | Value::Object(_)) {
-                    left
-                } else {
-                    right
-                };
-                let converted = self.primitive(container)?;
-                return self.loose_equals(&converted, primitive);
-            }
-        })
+        js::loose_equals(self, left, right)
     }
 
     // ------------------------------------------------------------------ reads
@@ -1134,7 +1108,7 @@ impl<'r> Cx<'r> {
             return self.read(object, Key::Name(&name));
         }
         let name = self.property_key(key)?;
-        match coerce::array_index(&name) {
+        match writ_core::js::array_index(&name) {
             Some(index) => self.read(object, Key::Index(index)),
             None => self.read(object, Key::Name(&name)),
         }
@@ -1675,7 +1649,7 @@ impl<'r> Cx<'r> {
                             self.property_key(&key)?
                         }
                     };
-                    let field = match coerce::array_index(&key) {
+                    let field = match writ_core::js::array_index(&key) {
                         Some(index) => self.read(&value, Key::Index(index))?,
                         None => self.read(&value, Key::Name(&key))?,
                     };
@@ -1905,5 +1879,18 @@ impl ArgBuffer {
         } else {
             std::mem::take(&mut self.heap)
         }
+    }
+}
+
+/// `==` reads text and converts arrays and objects as the rest of the interpreter does.
+impl LooseEquality for Cx<'_> {
+    type Error = Error;
+
+    fn read_text(&mut self, len: usize) -> Result<()> {
+        self.text(len)
+    }
+
+    fn to_primitive(&mut self, value: &Value) -> Result<Value> {
+        self.primitive(value)
     }
 }

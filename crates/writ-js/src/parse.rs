@@ -30,13 +30,13 @@ use oxc_ast::ast::{
 use oxc_parser::Parser;
 use oxc_span::SourceType;
 use oxc_syntax::operator::{BinaryOperator, LogicalOperator, UnaryOperator};
-use writ_core::{Str, Value, closest_name};
+use writ_core::{Str, Value, closest_name, js};
 
 use crate::ast::{
     Arg, BinaryOp, Call, Callee, Element, Expr, HostCall, Lambda, Local, LogicalOp, Member, MethodKey, MethodName,
     Pattern, PatternProp, Program, Prop, PropKey, Property, Record, Template, UnaryOp,
 };
-use crate::coerce::{array_index, is_js_space, number_to_str};
+use crate::coerce::number_to_str;
 use crate::error::{Error, Result};
 use crate::tables::{ArrayMethod, Global, NumberMethod, Static, StringMethod, is_method_name};
 
@@ -97,7 +97,7 @@ pub(crate) fn parse(source: &str, options: &ParseOptions<'_>) -> Result<Program>
 pub(crate) fn check_size(source: &str, max: usize) -> Result<()> {
     let blank = source
         .chars()
-        .all(|c| u16::try_from(u32::from(c)).is_ok_and(is_js_space));
+        .all(|c| u16::try_from(u32::from(c)).is_ok_and(js::is_space));
     if blank {
         return Err(Error::syntax(
             "Expression is empty — write one JavaScript expression, such as rows.length",
@@ -1108,7 +1108,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
 
 /// A `Property` for a written key: an index when the text is a canonical array index.
 fn named_property(text: Str) -> Property {
-    match array_index(&text) {
+    match js::array_index(&text) {
         Some(index) => Property::Index(index),
         None => Property::Named(text),
     }

@@ -1,11 +1,9 @@
 //! The callable globals (`Number`, `String`, `Boolean`, `parseInt`, `parseFloat`, `isNaN`,
 //! `isFinite`, `encodeURIComponent`, `decodeURIComponent`) and the `Number` statics.
 //!
-//! `parseInt` gives V8's numbers, which the specification leaves partly to the engine: radix 10
-//! and the power-of-two radixes are correctly rounded, and the other radixes accumulate in
-//! doubles, 32-bit chunk by chunk, exactly as V8 does, so large values round the same way.
+//! `parseInt` gives V8's numbers (`writ_core::js::parse_int`).
 
-use writ_core::{Str, Value};
+use writ_core::{Str, Value, js};
 
 use crate::coerce;
 use crate::error::{Error, Result};
@@ -92,139 +90,17 @@ fn text_argument(cx: &mut Cx<'_>, value: &Value) -> Result<Str> {
     Ok(text)
 }
 
-/// The value of `unit` as a digit in radix 36 (`0`–`9`, then `a`–`z` either case).
-fn digit_value(unit: u16) -> Option<u32> {
-    match unit {
-        0x30..=0x39 => Some(u32::from(unit - 0x30)),
-        0x41..=0x5A => Some(u32::from(unit - 0x41) + 10),
-        0x61..=0x7A => Some(u32::from(unit - 0x61) + 10),
-        _ => None,
-    }
-}
-
 /// `parseInt(text, radix)`.
 fn parse_int(cx: &mut Cx<'_>, text: &Value, radix: &Value) -> Result<f64> {
     let text = text_argument(cx, text)?;
     let radix = coerce::to_int32(coerce::to_number(cx, radix)?);
-    let units: Vec<u16> = text.code_units().collect();
-    let first = units
-        .iter()
-        .position(|&u| !coerce::is_js_space(u))
-        .unwrap_or(units.len());
-    let mut rest = units.get(first..).unwrap_or_default();
-    let negative = rest.first() == Some(&0x2D);
-    if let Some((0x2B | 0x2D, after)) = rest.split_first() {
-        rest = after;
-    }
-    let (mut radix, strip_prefix) = match radix {
-        0 => (10, true),
-        16 => (16, true),
-        2..=36 => (radix.unsigned_abs(), false),
-        _ => return Ok(f64::NAN),
-    };
-    if strip_prefix && let [0x30, 0x58 | 0x78, after @ ..] = rest {
-        rest = after;
-        radix = 16;
-    }
-    let digits: Vec<u8> = rest
-        .iter()
-        .map_while(|&u| digit_value(u).filter(|&d| d < radix))
-        .map(|d| d as u8)
-        .collect();
-    if digits.is_empty() {
-        return Ok(f64::NAN);
-    }
-    let significant = digits
-        .iter()
-        .position(|&d| d != 0)
-        .map_or(&[][..], |start| &digits[start..]);
-    let magnitude = integer_value(significant, radix);
-    Ok(if negative { -magnitude } else { magnitude })
-}
-
-/// The value of `digits` (no leading zeros) in `radix`, as V8 computes it.
-fn integer_value(digits: &[u8], radix: u32) -> f64 {
-    if digits.is_empty() {
-        return 0.0;
-    }
-    match radix {
-        2 | 4 | 8 | 16 | 32 => power_of_two_value(digits, radix.trailing_zeros()),
-        10 => {
-            // More than 309 significant digits is at least 1e309, past the largest double.
-            if digits.len() > 309 {
-                return f64::INFINITY;
-            }
-            let text: String = digits.iter().map(|&d| char::from(b'0' + d)).collect();
-            text.parse::<f64>().unwrap_or(f64::NAN)
-        }
-        _ => chunked_value(digits, radix),
-    }
-}
-
-/// Digits in radix `2^bits_per_digit`, correctly rounded (halves to even).
-fn power_of_two_value(digits: &[u8], bits_per_digit: u32) -> f64 {
-    let mut mantissa: u64 = 0;
-    let mut index = 0;
-    // Room for one more digit of up to 5 bits below 2^63.
-    while index < digits.len() && mantissa < (1u64 << 58) {
-        mantissa = (mantissa << bits_per_digit) | u64::from(digits[index]);
-        index += 1;
-    }
-    let rest = &digits[index..];
-    let sticky = rest.iter().any(|&d| d != 0);
-    let mut exponent = (rest.len() as u64).saturating_mul(u64::from(bits_per_digit));
-    let width = 64 - mantissa.leading_zeros();
-    if width > 53 {
-        let shift = width - 53;
-        let dropped = mantissa & ((1u64 << shift) - 1);
-        let half = 1u64 << (shift - 1);
-        mantissa >>= shift;
-        exponent += u64::from(shift);
-        if dropped > half || (dropped == half && (sticky || mantissa & 1 == 1)) {
-            mantissa += 1;
-        }
-    }
-    scale_by_power_of_two(mantissa, exponent)
-}
-
-/// `mantissa × 2^exponent` for a mantissa of at most 2^53: exact, or Infinity past the range.
-fn scale_by_power_of_two(mantissa: u64, exponent: u64) -> f64 {
-    let value = mantissa as f64;
-    if exponent > 1023 {
-        return if mantissa == 0 { 0.0 } else { f64::INFINITY };
-    }
-    // 2^exponent is a normal double for exponent in 0..=1023.
-    value * f64::from_bits((exponent + 1023) << 52)
-}
-
-/// V8's value for the radixes that are neither 10 nor a power of two: digits are gathered into
-/// 32-bit parts whose multiplier stays below `u32::MAX / 36`, and each part is folded into a
-/// double accumulator, `result * multiplier + part`, rounding at every fold.
-fn chunked_value(digits: &[u8], radix: u32) -> f64 {
-    const MAX_MULTIPLIER: u32 = u32::MAX / 36;
-    let mut result = 0.0f64;
-    let mut index = 0;
-    while index < digits.len() {
-        let mut part: u32 = 0;
-        let mut multiplier: u32 = 1;
-        while let Some(&digit) = digits.get(index) {
-            let next = multiplier.saturating_mul(radix);
-            if next > MAX_MULTIPLIER {
-                break;
-            }
-            part = part * radix + u32::from(digit);
-            multiplier = next;
-            index += 1;
-        }
-        result = result * f64::from(multiplier) + f64::from(part);
-    }
-    result
+    Ok(js::parse_int(text.code_units(), radix))
 }
 
 /// `parseFloat(text)`: the longest prefix of the trimmed text that is a decimal literal.
 fn parse_float(cx: &mut Cx<'_>, text: &Value) -> Result<f64> {
     let text = text_argument(cx, text)?;
-    let units = text.code_units().skip_while(|&u| coerce::is_js_space(u));
+    let units = text.code_units().skip_while(|&u| js::is_space(u));
     // Only ASCII can belong to the literal; collect up to the first other unit.
     let prefix: Vec<u8> = units.take_while(|&u| u < 0x80).map(|u| u as u8).collect();
     Ok(decimal_prefix_value(&prefix))

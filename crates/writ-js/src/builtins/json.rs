@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+use writ_core::js::{self, QuoteSink};
 use writ_core::{DEFAULT_MAX_JSON_DEPTH, Str, Value, parse_json_with_depth, write_js_number};
 
 use crate::coerce::{self, describe};
@@ -153,15 +154,11 @@ fn stringify(cx: &mut Cx<'_>, args: &Args<'_, '_>) -> Result<Value> {
 }
 
 /// Where [`walk`] puts the JSON text: [`Size`] measures and charges it, [`Out`] writes it.
-trait Sink {
+trait Sink: QuoteSink {
     /// A node is visited.
     fn node(&mut self) -> Result<()>;
     /// `len` characters of a string are read.
     fn read(&mut self, len: usize) -> Result<()>;
-    /// ASCII punctuation or a literal.
-    fn ascii(&mut self, text: &[u8]);
-    /// One code unit of a string, as it is.
-    fn unit(&mut self, unit: u16);
     /// A finite number, as JavaScript writes it.
     fn number(&mut self, n: f64);
     /// A line break and `depth` copies of the gap.
@@ -175,6 +172,16 @@ struct Size<'c, 'r> {
     len: usize,
 }
 
+impl QuoteSink for Size<'_, '_> {
+    fn ascii(&mut self, text: &[u8]) {
+        self.len = self.len.saturating_add(text.len());
+    }
+
+    fn char(&mut self, ch: char) {
+        self.len = self.len.saturating_add(ch.len_utf16());
+    }
+}
+
 impl Sink for Size<'_, '_> {
     fn node(&mut self) -> Result<()> {
         self.cx.steps(1)
@@ -182,14 +189,6 @@ impl Sink for Size<'_, '_> {
 
     fn read(&mut self, len: usize) -> Result<()> {
         self.cx.text(len)
-    }
-
-    fn ascii(&mut self, text: &[u8]) {
-        self.len = self.len.saturating_add(text.len());
-    }
-
-    fn unit(&mut self, _: u16) {
-        self.len = self.len.saturating_add(1);
     }
 
     fn number(&mut self, n: f64) {
@@ -210,6 +209,17 @@ struct Out {
     number: String,
 }
 
+impl QuoteSink for Out {
+    fn ascii(&mut self, text: &[u8]) {
+        self.units.extend(text.iter().map(|&byte| u16::from(byte)));
+    }
+
+    fn char(&mut self, ch: char) {
+        let mut buffer = [0u16; 2];
+        self.units.extend_from_slice(ch.encode_utf16(&mut buffer));
+    }
+}
+
 impl Sink for Out {
     fn node(&mut self) -> Result<()> {
         Ok(())
@@ -217,14 +227,6 @@ impl Sink for Out {
 
     fn read(&mut self, _: usize) -> Result<()> {
         Ok(())
-    }
-
-    fn ascii(&mut self, text: &[u8]) {
-        self.units.extend(text.iter().map(|&byte| u16::from(byte)));
-    }
-
-    fn unit(&mut self, unit: u16) {
-        self.units.push(unit);
     }
 
     fn number(&mut self, n: f64) {
@@ -239,58 +241,6 @@ impl Sink for Out {
             self.units.extend(gap.code_units());
         }
     }
-}
-
-/// Writes `text` as a JSON string literal, escaped as `JSON.stringify` escapes: `"` and `\`,
-/// control characters (`\n` and kin, else `\u00XX`), and lone surrogates (`\udXXX`, lowercase,
-/// as the well-formed `JSON.stringify` does); everything else as it is.
-fn quote(sink: &mut impl Sink, text: &Str) {
-    sink.ascii(b"\"");
-    if let Some(bytes) = text.ascii_bytes() {
-        for &byte in bytes {
-            escape(sink, u16::from(byte));
-        }
-    } else {
-        let mut units = text.code_units().peekable();
-        while let Some(unit) = units.next() {
-            match unit {
-                0xD800..=0xDBFF => match units.peek() {
-                    Some(&trail @ 0xDC00..=0xDFFF) => {
-                        units.next();
-                        sink.unit(unit);
-                        sink.unit(trail);
-                    }
-                    _ => hex_escape(sink, unit),
-                },
-                0xDC00..=0xDFFF => hex_escape(sink, unit),
-                _ => escape(sink, unit),
-            }
-        }
-    }
-    sink.ascii(b"\"");
-}
-
-/// One code unit that is not a surrogate.
-fn escape(sink: &mut impl Sink, unit: u16) {
-    match unit {
-        0x22 => sink.ascii(b"\\\""),
-        0x5C => sink.ascii(b"\\\\"),
-        0x08 => sink.ascii(b"\\b"),
-        0x0C => sink.ascii(b"\\f"),
-        0x0A => sink.ascii(b"\\n"),
-        0x0D => sink.ascii(b"\\r"),
-        0x09 => sink.ascii(b"\\t"),
-        0x00..=0x1F => hex_escape(sink, unit),
-        _ => sink.unit(unit),
-    }
-}
-
-/// A `\uXXXX` escape, lowercase as JavaScript writes it.
-fn hex_escape(sink: &mut impl Sink, unit: u16) {
-    /// Hex digits, lowercase.
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let digit = |shift: u16| HEX[usize::from((unit >> shift) & 0xF)];
-    sink.ascii(&[b'\\', b'u', digit(12), digit(8), digit(4), digit(0)]);
 }
 
 /// A container being written, and how far.
@@ -335,7 +285,7 @@ fn walk(root: &Value, gap: &Str, sink: &mut impl Sink) -> Result<()> {
                 }
                 Value::String(text) => {
                     sink.read(text.len_utf16())?;
-                    quote(sink, text);
+                    js::quote(sink, text);
                 }
                 Value::Number(n) if n.is_finite() => sink.number(*n),
                 Value::Bool(true) => sink.ascii(b"true"),
@@ -383,7 +333,7 @@ fn walk(root: &Value, gap: &Str, sink: &mut impl Sink) -> Result<()> {
                         sink.indent(gap, depth);
                     }
                     sink.read(key.len_utf16())?;
-                    quote(sink, key);
+                    js::quote(sink, key);
                     sink.ascii(if indented { b": " } else { b":" });
                     pending = Some(value);
                 }

@@ -75,7 +75,7 @@ pub(crate) fn call<'r>(cx: &mut Cx<'r>, function: ObjectFn, args: &Args<'_, 'r>)
                 // Arrays and strings own their indices and their `length`.
                 Receiver::Array(_) | Receiver::String(_) => {
                     key.eq_str("length")
-                        || coerce::array_index(&key).is_some_and(|index| (index as usize) < receiver.len())
+                        || writ_core::js::array_index(&key).is_some_and(|index| (index as usize) < receiver.len())
                 }
             };
             Ok(Value::Bool(owned))

@@ -1045,7 +1045,7 @@ pub(crate) fn keep_in_upper_case(point: u32) -> bool {
 fn trim(cx: &mut Cx<'_>, text: &Str, start: bool, end: bool) -> Result<Value> {
     let len = text.len_utf16();
     cx.text(len)?;
-    let is_space = |at: usize| text.code_unit(at).is_some_and(coerce::is_js_space);
+    let is_space = |at: usize| text.code_unit(at).is_some_and(writ_core::js::is_space);
     let mut from = 0;
     if start {
         while from < len && is_space(from) {

@@ -2,7 +2,7 @@
 
 use writ_core::{Object, Value};
 
-use crate::coerce::{number_to_str, string_to_number};
+use crate::coerce::number_to_str;
 use crate::error::{Error, Result};
 use crate::interp::Cx;
 
@@ -119,7 +119,7 @@ impl<'a> Options<'a> {
             Value::Number(n) => *n,
             Value::String(s) => {
                 cx.text(s.len_utf16())?;
-                string_to_number(s)
+                writ_core::js::string_to_number(s)
             }
             Value::Bool(b) => f64::from(u8::from(*b)),
             Value::Null => 0.0,

@@ -29,8 +29,8 @@
 //!   TypeScript types, whose `<…>` nesting no bracket count sees), `@` decorators, and the
 //!   legacy HTML comments `<!--` and `-->`.
 
-use crate::coerce::is_js_space;
 use crate::error::{Error, Result};
+use writ_core::js;
 
 use super::MAX_AST_DEPTH;
 
@@ -156,7 +156,7 @@ pub(super) fn too_deep() -> Error {
 /// and ZWSP, which oxc also treats as white space.
 fn is_lexer_space(c: char) -> bool {
     match u16::try_from(u32::from(c)) {
-        Ok(unit) => is_js_space(unit) || unit == 0x85 || unit == 0x200B,
+        Ok(unit) => js::is_space(unit) || unit == 0x85 || unit == 0x200B,
         Err(_) => false,
     }
 }

@@ -8,7 +8,7 @@ pub(super) mod jsnum;
 pub(super) mod picture;
 pub(super) mod text;
 
-use writ_core::{Str, js_number_to_string, write_json_string};
+use writ_core::{Str, js, js_number_to_string, write_json_string};
 
 use super::Builtin;
 use crate::error::{Error, Result};
@@ -115,7 +115,7 @@ fn number(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
         Val::String(s) => {
             let units = s.to_utf16();
             cx.steps(units.len() as u64)?;
-            let value = jsnum::string_to_number(&units);
+            let value = js::utf16_to_number(&units);
             if (is_json_number(&units) && value.is_finite()) || looks_radix_prefixed(&units) {
                 value
             } else {
@@ -251,11 +251,7 @@ fn format_base(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     if !(2.0..=36.0).contains(&radix) {
         return Err(Error::new("D3100").value(number_value(radix)).at(cx.position));
     }
-    let text = if radix == 10.0 {
-        js_number_to_string(value)
-    } else {
-        jsnum::integer_to_radix(value, radix as u32)
-    };
+    let text = js::to_radix_string(value, radix as u32);
     jsnum::reserve(cx, text.len())?;
     Ok(Val::String(Str::from(text.as_str())))
 }

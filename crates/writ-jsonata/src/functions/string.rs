@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use writ_core::{Object, Shape, Str, Value};
+use writ_core::{Object, Shape, Str, Value, js};
 
 use super::Builtin;
 use crate::error::{Error, Result};
@@ -1410,35 +1410,9 @@ fn expand_template(cx: &mut Cx<'_>, template: &[u16], matched: &Str, groups: &[V
     Ok(Str::from_utf16(&out))
 }
 
-/// JavaScript's `parseInt(text, 10)`: leading white space, a sign, then as many decimal digits
-/// as there are; `None` (NaN) without a digit.
+/// JavaScript's `parseInt(text, 10)`; `None` for NaN (no digit).
 fn parse_int(text: &[u16]) -> Option<f64> {
-    let mut units = text.iter().copied().skip_while(|&unit| is_js_space(unit)).peekable();
-    let negative = match units.peek() {
-        Some(0x2D) => {
-            units.next();
-            true
-        }
-        Some(0x2B) => {
-            units.next();
-            false
-        }
-        _ => false,
-    };
-    let mut value: Option<f64> = None;
-    while let Some(digit) = units.peek().filter(|unit| (0x30..=0x39).contains(*unit)) {
-        value = Some(value.unwrap_or(0.0) * 10.0 + f64::from(digit - 0x30));
-        units.next();
-    }
-    value.map(|value| if negative { -value } else { value })
-}
-
-/// JavaScript's WhiteSpace and LineTerminator code units, which `parseInt` skips.
-fn is_js_space(unit: u16) -> bool {
-    matches!(
-        unit,
-        0x09..=0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF
-    )
+    Some(js::parse_int(text.iter().copied(), 10)).filter(|n| !n.is_nan())
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,14 @@ t.g('strnum', [
   '"1e400"', '"-1e400"', '"1e-400"', '"0x1fffffffffffff"', '"9007199254740993"', '"  -12.5e1  "', '"--1"', '"+-1"',
   '"1_000"', '"5 "', '" 5"', '"\\u20005"',
 ].map((e) => `String(Number(${e}))`));
+// Radix literals past 2^53 round to the nearest double, ties to even (writ once multiplied
+// and added digit by digit, which rounds at every step).
+t.g('radixround', [
+  'String(Number("0x1fffffffffffff1"))', 'String(+"0x20000000000001")', 'String(Number("0x20000000000003"))',
+  'String(Number("0x20000000000001000000001"))', 'String(Number("0b" + "1".repeat(54)))',
+  'String(Number("0o1000000000000000001"))', '"0x1fffffffffffff1" == 144115188075855860',
+  '"0x1fffffffffffff1" == 144115188075855870', 'String(parseInt("1fffffffffffff1", 16))',
+]);
 t.g('negzero', ['Object.is(Number("-0"), -0)', 'Object.is(+"-0.0", -0)', 'Object.is(Number("-0e5"), -0)', 'Object.is(-"", -0)', 'Object.is(Number(" -0 "), -0)']);
 t.g('arrstr', [
   'String(nested)', 'String(holes)', 'String(objs)', 'String(mixed)', 'String(empty)', 'String(one)', '"" + [[]]',

@@ -12,7 +12,7 @@ use writ_core::date::{MONTH_NAMES, MS_PER_DAY, UtcFields, parse_date_utf16, time
 use super::picture::{DAYS, Marker, Part, analyse, component_value, month_start};
 use crate::error::{Error, Result};
 use crate::eval::Cx;
-use crate::functions::number::jsnum::{parse_int, string_to_number};
+use crate::functions::number::jsnum::parse_int;
 use crate::functions::number::picture::{self as integer, Grouping, IntegerFormat, Primary};
 use crate::functions::number::text::{index_of, push_code_point, substring, units};
 
@@ -173,7 +173,7 @@ pub(super) fn parse_with_picture(cx: &mut Cx<'_>, timestamp: &[u16], picture: &[
             Reader::Fraction => {
                 let mut digits = units("0.");
                 digits.extend_from_slice(&value[..value.len().min(3)]);
-                Some(string_to_number(&digits) * 1000.0)
+                Some(writ_core::js::utf16_to_number(&digits) * 1000.0)
             }
             Reader::Integer(format) => Some(integer::parse(cx, value, format)?),
             Reader::Name(names) => names.iter().find(|(name, _)| name == value).map(|(_, v)| *v),

@@ -3,7 +3,7 @@
 //! arithmetic their `W`, `w`, `X` and `x` components need.
 
 use writ_core::date::{MONTH_NAMES, MS_PER_DAY, UtcFields, time_clip, utc};
-use writ_core::{Str, js_number_to_string, write_json_string};
+use writ_core::{Str, js, js_number_to_string, write_json_string};
 
 use crate::error::{Error, Result};
 use crate::eval::Cx;
@@ -11,7 +11,7 @@ use crate::functions::number::fdlibm;
 use crate::functions::number::jsnum::{native_error, pace, parse_int};
 use crate::functions::number::picture::{self as integer, Case, Grouping, IntegerFormat, Primary};
 use crate::functions::number::text::{
-    ascii_lower, ascii_upper, index_of, is_js_space, last_index_of, replace_all, substring, units,
+    ascii_lower, ascii_upper, index_of, last_index_of, replace_all, substring, units,
 };
 
 /// The picture `$fromMillis` uses when given none: ISO 8601 with milliseconds.
@@ -118,7 +118,7 @@ pub(super) fn analyse(cx: &mut Cx<'_>, picture: &[u16]) -> Result<Vec<Part>> {
             let marker: Vec<u16> = picture[start + 1..pos]
                 .iter()
                 .copied()
-                .filter(|&u| !is_js_space(u))
+                .filter(|&u| !js::is_space(u))
                 .collect();
             let part = analyse_marker(cx, &marker, &mut parts)?;
             parts.push(Part::Marker(part));

@@ -3,7 +3,7 @@
 //! does, its quirks included (a sub-picture without a decimal separator takes its suffix as
 //! the fractional part, positions found in one part are searched for in another, and so on).
 
-use super::jsnum::{native_error, pace, reserve, round_half_even, to_fixed};
+use super::jsnum::{native_error, pace, reserve, round_half_even};
 use super::picture::regular_positions;
 use super::text::{char_at, contains, index_of, last_index_of, replace_first, slice, split, substring, units};
 use crate::error::{Error, Result};
@@ -562,7 +562,7 @@ fn digits(cx: &mut Cx<'_>, p: &Properties, value: f64, places: usize) -> Result<
     if places > 100 {
         return Err(native_error(cx, "toFixed() digits argument must be between 0 and 100"));
     }
-    let fixed = to_fixed(value.abs(), places);
+    let fixed = writ_core::js::to_fixed(value.abs(), places as u32);
     reserve(cx, fixed.len())?;
     if p.zero == units("0") {
         return Ok(units(&fixed));

@@ -4,12 +4,12 @@
 
 use std::sync::LazyLock;
 
-use writ_core::{Str, write_json_string};
+use writ_core::{Str, js, write_json_string};
 
 use super::fdlibm;
 use super::jsnum::{native_error, number_units, pace, parse_int, reserve};
 use super::text::{
-    ascii_lower, ascii_upper, code_points, insert_at, is_js_space, last_index_of, push_code_point, replace_all, units,
+    ascii_lower, ascii_upper, code_points, insert_at, last_index_of, push_code_point, replace_all, units,
 };
 use crate::error::{Error, Result};
 use crate::eval::Cx;
@@ -539,7 +539,7 @@ fn word_value(word: &[u16]) -> f64 {
 fn words_to_number(cx: &mut Cx<'_>, text: &[u16]) -> Result<f64> {
     cx.steps(text.len() as u64)?;
     let text = ascii_lower(text);
-    let is_space = |i: usize| text.get(i).is_some_and(|&u| is_js_space(u));
+    let is_space = |i: usize| text.get(i).is_some_and(|&u| js::is_space(u));
     let mut parts: Vec<&[u16]> = Vec::new();
     let (mut start, mut i) = (0, 0);
     while i < text.len() {

@@ -175,15 +175,6 @@ pub(in crate::functions) fn units(s: &str) -> Vec<u16> {
     s.encode_utf16().collect()
 }
 
-/// Whether `unit` is JavaScript white space or a line terminator (`\s`, and what `trim` and
-/// `parseInt` skip).
-pub(in crate::functions) fn is_js_space(unit: u16) -> bool {
-    matches!(
-        unit,
-        0x09..=0x0D | 0x20 | 0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF
-    )
-}
-
 /// ASCII letters upper-cased, everything else kept (`toUpperCase` on text that is ASCII).
 pub(in crate::functions) fn ascii_upper(s: &[u16]) -> Vec<u16> {
     s.iter()
