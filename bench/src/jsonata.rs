@@ -153,7 +153,7 @@ impl Task for WritTask {
     fn check(&self) -> String {
         match &self.last {
             Ok(value) => rendering_check(value.to_json_string()),
-            Err(error) => format!("error {}", error.code),
+            Err(error) => format!("error {}", error.code()),
         }
     }
 }

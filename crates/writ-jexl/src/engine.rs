@@ -41,7 +41,7 @@ fn category(code: &str) -> Category {
 
 impl From<&Error> for Diagnostic {
     fn from(error: &Error) -> Diagnostic {
-        let code = error.code();
+        let code = error.code().as_str();
         Diagnostic::new(code, category(code), error.message()).with_span_opt(error.position().map(Span::at))
     }
 }

@@ -6,8 +6,8 @@ use writ_core::{Bound, BudgetExceeded};
 
 /// A failed compile or evaluation.
 ///
-/// [`Error::code`] is stable (hosts and the corpus match on it); the message is free to improve.
-/// The codes:
+/// [`Error::code`] is stable (hosts and the corpus match on it): a closed [`Code`], written as
+/// the strings below. The message is free to improve. The codes:
 ///
 /// | code | when |
 /// |---|---|
@@ -19,15 +19,70 @@ use writ_core::{Bound, BudgetExceeded};
 /// | `jexl-runtime` | an evaluation error jexl-js throws too: reading a property of `undefined` or `null` (`missing[0]`, `[].name`) |
 /// | `budget-exceeded` | a bound of the [`Limits`](writ_core::Limits) was reached, the depth limit included when the source nests past it |
 ///
-/// One pointer wide, so the evaluator's results stay as small as its values.
+/// Opaque and one pointer wide, so the evaluator's results stay as small as its values.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Error(Box<Details>);
+
+/// The code of an [`Error`]: what kind of failure it is, as the table on [`Error`] says.
+/// [`Code::as_str`] is the stable text hosts and the corpus match on; codes are never renamed or
+/// reused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Code {
+    /// `jexl-syntax`: the source does not lex or parse, or an empty part of it is reached.
+    Syntax,
+    /// `jexl-dialect`: it does not parse, and the linter recognises a JavaScript habit.
+    Dialect,
+    /// `jexl-unknown-transform`: a transform the host did not register.
+    UnknownTransform,
+    /// `jexl-unknown-function`: a function the host did not register.
+    UnknownFunction,
+    /// `jexl-transform`: a registered transform or function returned an error.
+    Transform,
+    /// `jexl-runtime`: an evaluation error jexl-js throws too.
+    Runtime,
+    /// `budget-exceeded`: a bound of the limits was reached.
+    BudgetExceeded,
+}
+
+impl Code {
+    /// Every code.
+    pub const ALL: &'static [Code] = &[
+        Code::Syntax,
+        Code::Dialect,
+        Code::UnknownTransform,
+        Code::UnknownFunction,
+        Code::Transform,
+        Code::Runtime,
+        Code::BudgetExceeded,
+    ];
+
+    /// The stable text: `jexl-syntax`, `jexl-dialect`, `jexl-unknown-transform`,
+    /// `jexl-unknown-function`, `jexl-transform`, `jexl-runtime` or `budget-exceeded`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Code::Syntax => "jexl-syntax",
+            Code::Dialect => "jexl-dialect",
+            Code::UnknownTransform => "jexl-unknown-transform",
+            Code::UnknownFunction => "jexl-unknown-function",
+            Code::Transform => "jexl-transform",
+            Code::Runtime => "jexl-runtime",
+            Code::BudgetExceeded => "budget-exceeded",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// What an [`Error`] holds.
 #[derive(Clone, PartialEq, Eq)]
 struct Details {
     /// The stable code.
-    code: &'static str,
+    code: Code,
     /// What is wrong and what to write instead.
     message: String,
     /// The byte offset in the source the error points at, when there is one.
@@ -43,7 +98,7 @@ impl Error {
     /// An error with `code` and `message`.
     #[cold]
     #[inline(never)]
-    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Error {
+    pub(crate) fn new(code: Code, message: impl Into<String>) -> Error {
         Error(Box::new(Details {
             code,
             message: message.into(),
@@ -56,14 +111,14 @@ impl Error {
     #[cold]
     #[inline(never)]
     pub(crate) fn syntax(position: usize, message: impl Into<String>) -> Error {
-        Error::new("jexl-syntax", message).at(position)
+        Error::new(Code::Syntax, message).at(position)
     }
 
     /// A runtime error (what jexl-js throws as a `TypeError`) at `position`.
     #[cold]
     #[inline(never)]
     pub(crate) fn runtime(position: usize, message: impl Into<String>) -> Error {
-        Error::new("jexl-runtime", message).at(position)
+        Error::new(Code::Runtime, message).at(position)
     }
 
     /// The same error pointing at `position`, unless it already points somewhere.
@@ -72,9 +127,8 @@ impl Error {
         self
     }
 
-    /// The stable code: `jexl-syntax`, `jexl-dialect`, `jexl-unknown-transform`,
-    /// `jexl-unknown-function`, `jexl-transform`, `jexl-runtime` or `budget-exceeded`.
-    pub fn code(&self) -> &'static str {
+    /// The stable code (its text is [`Code::as_str`]).
+    pub fn code(&self) -> Code {
         self.0.code
     }
 
@@ -83,7 +137,8 @@ impl Error {
         &self.0.message
     }
 
-    /// The byte offset in the source the error points at, when it points somewhere.
+    /// Where in the source the error points, when it points somewhere: a byte offset from the
+    /// start of the source (UTF-8), at the start of the token or construct the error is about.
     pub fn position(&self) -> Option<usize> {
         self.0.position
     }
@@ -111,7 +166,7 @@ impl From<BudgetExceeded> for Error {
             Bound::Depth => "the expression nests too deeply: split it up, or raise the `max_depth` limit",
             _ => "the host stopped the evaluation",
         };
-        let mut error = Error::new("budget-exceeded", format!("{exceeded}; {advice}"));
+        let mut error = Error::new(Code::BudgetExceeded, format!("{exceeded}; {advice}"));
         error.0.budget = Some(exceeded);
         error
     }
@@ -134,3 +189,28 @@ impl fmt::Debug for Error {
 }
 
 impl std::error::Error for Error {}
+
+const _: () = assert!(std::mem::size_of::<Error>() == std::mem::size_of::<usize>());
+
+#[cfg(test)]
+mod code_tests {
+    use super::Code;
+
+    #[test]
+    fn every_code_is_written_once_in_kebab_case() {
+        let mut seen = std::collections::HashSet::new();
+        for &code in Code::ALL {
+            let text = code.as_str();
+            assert!(
+                text.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+                    && !text.starts_with('-')
+                    && !text.ends_with('-'),
+                "{text}"
+            );
+            assert!(text.starts_with("jexl-") || text == "budget-exceeded", "{text}");
+            assert_eq!(code.to_string(), text);
+            assert!(seen.insert(text), "{text} twice");
+        }
+        assert_eq!(seen.len(), 7);
+    }
+}

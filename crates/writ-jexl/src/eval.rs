@@ -13,7 +13,7 @@ use crate::coerce::{
     TextBuilder, contains, describe_key, less_than, loose_equals, read_key, read_name, read_of_nothing, strict_equals,
     to_js_string, to_key, to_number, to_primitive,
 };
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::lexer::BinaryOp;
 use crate::transforms;
 
@@ -298,7 +298,7 @@ impl<'a> Cx<'a> {
                 Pool::Functions => "function",
             };
             Error::new(
-                "jexl-transform",
+                Code::Transform,
                 format!("{what} '{}' failed at byte {at}: {message}", name.to_string_lossy()),
             )
             .at(at)
@@ -311,14 +311,14 @@ fn unknown(pool: Pool, name: &Str, at: usize) -> Error {
     let name = name.to_string_lossy();
     match pool {
         Pool::Transforms => Error::new(
-            "jexl-unknown-transform",
+            Code::UnknownTransform,
             format!(
                 "transform '{name}' at byte {at} is not defined: use a transform the host registered, \
                  or compute the value without '|{name}'"
             ),
         ),
         Pool::Functions => Error::new(
-            "jexl-unknown-function",
+            Code::UnknownFunction,
             format!(
                 "function '{name}' at byte {at} is not defined: use a function the host registered \
                  (Jexl has no built-in functions)"
@@ -484,6 +484,6 @@ mod tests {
         let key = Key::Name(Str::from("x"));
         assert_eq!(describe_key(&key), "x");
         let error = index(Value::Undefined, &Value::from(0.0), 4, &mut meter).expect_err("undefined[0]");
-        assert_eq!((error.code(), error.position()), ("jexl-runtime", Some(4)));
+        assert_eq!((error.code(), error.position()), (Code::Runtime, Some(4)));
     }
 }

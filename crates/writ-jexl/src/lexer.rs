@@ -497,6 +497,7 @@ fn word_token(text: &str) -> Tok {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Code;
 
     /// The elements of `source` as (kind, text) pairs.
     fn split(source: &str) -> Vec<(ElementKind, &str)> {
@@ -591,8 +592,8 @@ mod tests {
             Some(vec!["'['", "number", "','", "operator", "number", "']'"])
         );
         assert_eq!(kinds("1 -").ok(), Some(vec!["number", "operator"]));
-        assert_eq!(kinds("-a").map_err(|error| error.code()), Err("jexl-syntax"));
-        assert_eq!(kinds("-'a'").map_err(|error| error.code()), Err("jexl-syntax"));
+        assert_eq!(kinds("-a").map_err(|error| error.code()), Err(Code::Syntax));
+        assert_eq!(kinds("-'a'").map_err(|error| error.code()), Err(Code::Syntax));
     }
 
     #[test]

@@ -106,7 +106,7 @@ use writ_core::{DEFAULT_CHECK_INTERVAL, Limits, Meter, Object, Outcome, Str, Val
 use crate::ast::{Callable, Kind, Pool, Program};
 
 pub use crate::engine::LIMIT_NAMES;
-pub use crate::error::Error;
+pub use crate::error::{Code, Error};
 pub use crate::lint::{Lint, lint};
 
 /// The deepest nesting a source may have, whatever the limits say: deep enough for any
@@ -194,7 +194,7 @@ impl Jexl {
         for name in names {
             let Some(standard) = transforms::standard(name) else {
                 return Err(Error::new(
-                    "jexl-unknown-transform",
+                    Code::UnknownTransform,
                     format!(
                         "unknown transform: {name}; the standard transforms are {}",
                         transforms::STANDARD_NAMES.join(", ")
@@ -250,7 +250,7 @@ impl Jexl {
             .max_depth
             .map_or(MAX_NESTING, |depth| (depth as usize).clamp(1, MAX_NESTING));
         let mut program = parser::parse(source, cap).map_err(|error| match lint(source) {
-            Some(found) => Error::new("jexl-dialect", found.message).at(found.position),
+            Some(found) => Error::new(Code::Dialect, found.message).at(found.position),
             None => error,
         })?;
         for node in &mut program.nodes {
@@ -372,6 +372,6 @@ impl Expression {
 pub fn outcome(jexl: &Jexl, source: &str, context: &Value) -> Outcome {
     match jexl.eval(source, context) {
         Ok(value) => Outcome::from(value),
-        Err(error) => Outcome::error(error.code(), error.message()),
+        Err(error) => Outcome::error(error.code().as_str(), error.message()),
     }
 }

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use writ_core::{Bound, BudgetExceeded, Shape, Str};
 
 use crate::ast::{Kind, Node, NodeId, Pool, Program};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::lexer::{BinaryOp, Tok, Token, tokenize};
 
 /// The parser's states, as jexl names them.
@@ -809,7 +809,7 @@ fn nothing_before(position: usize) -> Error {
 #[cold]
 fn internal() -> Error {
     Error::new(
-        "jexl-syntax",
+        Code::Syntax,
         "the parser reached an inconsistent state on this expression; rewrite it with explicit parentheses",
     )
 }

@@ -15,7 +15,7 @@ use writ_core::{Meter, Str, Value};
 
 use crate::ast::Standard;
 use crate::coerce::{TextBuilder, charge_scan, find_units, join_into, to_js_string};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 
 /// Looks a standard transform up by name.
 pub(crate) fn standard(name: &str) -> Option<Standard> {
@@ -76,7 +76,7 @@ pub(crate) fn apply(transform: Standard, value: &Value, args: &[Value], meter: &
 
 /// A failure of the standard transform `name`.
 fn failed(name: &str, message: String) -> Error {
-    Error::new("jexl-transform", format!("transform '{name}' failed: {message}"))
+    Error::new(Code::Transform, format!("transform '{name}' failed: {message}"))
 }
 
 /// Full Unicode case mapping of `text`, keeping lone surrogates.

@@ -195,7 +195,7 @@ fn run(documents: &Documents, case: &Case) -> Outcome {
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let jexl = match Jexl::new().with_limits(limits(case)).with_standard_transforms(&names) {
         Ok(jexl) => jexl,
-        Err(error) => return Outcome::error(error.code(), error.message()),
+        Err(error) => return Outcome::error(error.code().as_str(), error.message()),
     };
     writ_jexl::outcome(&jexl, &case.expr(), &documents.context(case))
 }

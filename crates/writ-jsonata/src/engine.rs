@@ -47,14 +47,15 @@ fn category(code: &str) -> Category {
 /// in bytes of the character the position names.
 pub(crate) fn diagnostic(error: &Error, source: &str) -> Diagnostic {
     let mut message = error.message();
-    if let (None, Some(position)) = (&error.detail, error.position) {
+    if let (None, Some(position)) = (error.detail(), error.position()) {
         message.push_str(&format!(" (at character {position})"));
     }
     // jsonata-js's position is the UTF-16 index just past the token it names.
     let span = error
-        .position
+        .position()
         .map(|position| Span::from_utf16(source, position.saturating_sub(1), position));
-    Diagnostic::new(error.code, category(error.code), message).with_span_opt(span)
+    let code = error.code().as_str();
+    Diagnostic::new(code, category(code), message).with_span_opt(span)
 }
 
 /// A compiled expression with its source, for the spans of its errors.
@@ -133,10 +134,11 @@ impl Engine for Jsonata {
         compiled
             .expression
             .evaluate_metered(input, bindings, &mut meter, host.as_ref())
-            .map_err(|mut error| {
-                if let ("D1012", Some(timeout)) = (error.code, timeout) {
-                    error.value = Some(timeout.to_string());
-                }
+            .map_err(|error| {
+                let error = match (error.code(), timeout) {
+                    (crate::Code::D1012, Some(timeout)) => error.with_value(timeout.to_string()),
+                    _ => error,
+                };
                 diagnostic(&error, &compiled.source)
             })
     }

@@ -34,7 +34,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use engine::{Jsonata, LIMIT_NAMES};
-pub use error::{Error, ErrorDetails, Result};
+pub use error::{Code, Error, Result};
 pub use writ_core::{FixedHost, Host, Interrupt, Str, SystemHost, Value};
 
 /// The most items a range (`[a..b]`) may hold, as jsonata-js caps it (D2014).
@@ -176,13 +176,13 @@ impl Expression {
             meter = meter.with_interrupt(interrupt.clone());
         }
         let bindings = options.bindings.iter().map(|(name, value)| (name, value));
-        eval::evaluate_root(&self.root, input, bindings, &mut meter, options.host.as_ref()).map_err(|mut error| {
+        eval::evaluate_root(&self.root, input, bindings, &mut meter, options.host.as_ref()).map_err(|error| {
             // The meter's clock runs short of the timeout (see `clock_budget`); the error
             // names the timeout the host set.
-            if let ("D1012", Some(timeout)) = (error.code, options.limits.timeout) {
-                error.value = Some(timeout.to_string());
+            match (error.code(), options.limits.timeout) {
+                (Code::D1012, Some(timeout)) => error.with_value(timeout.to_string()),
+                _ => error,
             }
-            error
         })
     }
 
@@ -228,7 +228,7 @@ mod testing {
         };
         match crate::Expression::compile(expr).and_then(|e| e.evaluate(&input, &options)) {
             Ok(value) => value.to_json_string().unwrap_or_else(|| "undefined".to_string()),
-            Err(error) => error.code.to_string(),
+            Err(error) => error.code().to_string(),
         }
     }
 

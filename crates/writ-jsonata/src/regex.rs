@@ -31,7 +31,7 @@ use std::sync::{Arc, LazyLock};
 
 use writ_core::Str;
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
 use crate::function::Function;
 use crate::value::Val;
@@ -215,7 +215,7 @@ impl Pattern {
     /// engine can match, and for patterns too large to compile.
     pub fn new(source: &str, flags: &str) -> Result<Pattern> {
         if source.is_empty() {
-            return Err(Error::new("S0301"));
+            return Err(Error::new(Code::S0301));
         }
         let mut ignore_case = false;
         let mut multiline = false;
@@ -414,7 +414,7 @@ pub(crate) fn match_record(cx: &mut Cx<'_>, pattern: &Arc<Pattern>, subject: &Su
 /// D1004: the pattern matched the empty string where a loop over its matches needs it to move
 /// on.
 pub(crate) fn zero_length(pattern: &Pattern) -> Error {
-    Error::new("D1004").value(json_text(pattern.source()))
+    Error::new(Code::D1004).with_value(json_text(pattern.source()))
 }
 
 /// The text JavaScript's `exec` would search for `value` (it converts its argument to a
@@ -440,16 +440,16 @@ fn json_text(text: &str) -> String {
 
 /// S0303: a pattern JavaScript rejects.
 fn syntax(source: &str, reason: &str) -> Error {
-    Error::new("S0303")
-        .value(json_text(source))
-        .detail(format!("Invalid regular expression /{source}/: {reason}"))
+    Error::new(Code::S0303)
+        .with_value(json_text(source))
+        .with_detail(format!("Invalid regular expression /{source}/: {reason}"))
 }
 
 /// U1004: a pattern writ will not run.
 fn unsupported(source: &str, reason: &str) -> Error {
-    Error::new("U1004")
-        .value(json_text(source))
-        .detail(format!("The regular expression /{source}/ is not supported: {reason}"))
+    Error::new(Code::U1004)
+        .with_value(json_text(source))
+        .with_detail(format!("The regular expression /{source}/ is not supported: {reason}"))
 }
 
 /// Counts the capturing groups of `units` and notes whether any is named, as JavaScript does
@@ -1265,7 +1265,7 @@ mod tests {
     }
 
     fn code(source: &str, flags: &str) -> &'static str {
-        Pattern::new(source, flags).expect_err("refused").code
+        Pattern::new(source, flags).expect_err("refused").code().as_str()
     }
 
     #[test]
@@ -1450,9 +1450,13 @@ mod tests {
             "(?<n>a)\\k<n>",
         ] {
             let error = Pattern::new(source, "").expect_err("refused");
-            assert_eq!(error.code, "U1004", "{source}");
+            assert_eq!(error.details().code.as_str(), "U1004", "{source}");
             assert!(
-                error.detail.as_deref().is_some_and(|detail| detail.contains("instead")),
+                error
+                    .details()
+                    .detail
+                    .as_deref()
+                    .is_some_and(|detail| detail.contains("instead")),
                 "{source}"
             );
         }

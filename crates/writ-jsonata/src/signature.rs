@@ -6,7 +6,7 @@
 //! regex engine does (greedy `?` and `+`, lazy `??` and `+?`), in time proportional to
 //! parameters × arguments, so an expression's own lambda signature cannot make a call slow.
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::value::{ArrayView, Val};
 
 /// The kind letter of one value, as a bit: the alphabet the signature is matched over.
@@ -187,11 +187,14 @@ impl Signature {
                     let units_of_choice = units.get(position + 1..end).unwrap_or_default();
                     let choice = String::from_utf16_lossy(units_of_choice);
                     if choice.contains('<') {
-                        return Err(Error::new("S0402").at(position).value(choice));
+                        return Err(Error::new(Code::S0402).at(position).with_value(choice));
                     }
                     let Some(class) = choice_class(units_of_choice) else {
                         let detail = format!("the choice ({choice}) in a signature may hold only type letters");
-                        return Err(Error::new("S0402").at(position).value(choice).detail(detail));
+                        return Err(Error::new(Code::S0402)
+                            .at(position)
+                            .with_value(choice)
+                            .with_detail(detail));
                     };
                     draft.base = Some((class, false, format!("({choice})")));
                     draft.suffix.clear();
@@ -207,9 +210,9 @@ impl Signature {
                             position = end;
                         }
                         base => {
-                            let mut error = Error::new("S0401").at(position);
+                            let mut error = Error::new(Code::S0401).at(position);
                             if let Some((_, _, kind)) = base {
-                                error = error.value(kind.clone());
+                                error = error.with_value(kind.clone());
                             }
                             return Err(error);
                         }
@@ -277,9 +280,9 @@ impl Signature {
         let symbols: Vec<Symbol> = args.iter().map(symbol_of).collect();
         let Some(spans) = self.split(&symbols)? else {
             let at = self.mismatch(&symbols)?;
-            let mut error = Error::new("T0410").token(name).index(at + 1);
+            let mut error = Error::new(Code::T0410).with_token(name).with_index(at + 1);
             if let Some(arg) = args.get(at) {
-                error = error.value(describe(arg));
+                error = error.with_value(describe(arg));
             }
             return Err(error);
         };
@@ -289,7 +292,10 @@ impl Signature {
             if len == 0 {
                 if let Some(test) = param.context {
                     if !test.accepts(symbol_of(context)) {
-                        return Err(Error::new("T0411").token(name).index(next + 1).value(describe(context)));
+                        return Err(Error::new(Code::T0411)
+                            .with_token(name)
+                            .with_index(next + 1)
+                            .with_value(describe(context)));
                     }
                     validated.push(context.clone());
                 } else {
@@ -349,11 +355,13 @@ impl Signature {
         let width = symbols.len() + 1;
         let cells = (count + 1).saturating_mul(width);
         if cells > MAX_CELLS {
-            return Err(Error::new("U1001").value(MAX_CELLS.to_string()).detail(format!(
-                "a call passes {} arguments to a signature of {} parameters: too many to check",
-                symbols.len(),
-                self.params.len()
-            )));
+            return Err(Error::new(Code::U1001)
+                .with_value(MAX_CELLS.to_string())
+                .with_detail(format!(
+                    "a call passes {} arguments to a signature of {} parameters: too many to check",
+                    symbols.len(),
+                    self.params.len()
+                )));
         }
         let mut table = Table {
             width,
@@ -492,9 +500,12 @@ impl Param {
                         .all(|(&s, &unit)| u16::from(letter_of(s)) == unit)
             };
             if !fits {
-                let mut error = Error::new("T0412").token(name).index(index + 1).value(describe(&arg));
+                let mut error = Error::new(Code::T0412)
+                    .with_token(name)
+                    .with_index(index + 1)
+                    .with_value(describe(&arg));
                 if let Some(plural) = plural(subtype) {
-                    error = error.value2(plural);
+                    error = error.with_value2(plural);
                 }
                 return Err(error);
             }
@@ -608,9 +619,12 @@ fn letter_of(symbol: Symbol) -> u8 {
 /// The error for a run of `?`/`+` that jsonata-js's regex rejects.
 fn bad_suffix(suffix: &[u8], position: usize) -> Error {
     let written = String::from_utf8_lossy(suffix).into_owned();
-    Error::new("S0402").at(position).value(written.clone()).detail(format!(
-        "the modifiers {written} cannot follow one another in a signature: write at most one of ? or +, and - once"
-    ))
+    Error::new(Code::S0402)
+        .at(position)
+        .with_value(written.clone())
+        .with_detail(format!(
+            "the modifiers {written} cannot follow one another in a signature: write at most one of ? or +, and - once"
+        ))
 }
 
 /// The plural jsonata-js names an `a<t>` item type by in T0412.
@@ -785,7 +799,7 @@ mod tests {
         let args: Vec<Val> = args.as_array().expect("args").iter().map(val).collect();
         match signature.validate(args, &val(ctx), "lambda") {
             Ok(validated) => json!({ "result": seen(&validated) }),
-            Err(e) => json!({ "error": { "code": e.code, "index": e.index } }),
+            Err(e) => json!({ "error": { "code": e.details().code.as_str(), "index": e.details().index } }),
         }
     }
 
@@ -821,7 +835,11 @@ mod tests {
             .validate(vec![Val::Number(1.0)], &Val::Number(2.0), "substring")
             .expect_err("T0411");
         assert_eq!(
-            (e.code, e.index, e.token.as_deref()),
+            (
+                e.details().code.as_str(),
+                e.details().index,
+                e.details().token.as_deref()
+            ),
             ("T0411", Some(1), Some("substring"))
         );
         // A single value where an array is expected is wrapped into one.
@@ -836,14 +854,25 @@ mod tests {
             .validate(vec![mixed], &ctx, "sum")
             .expect_err("T0412");
         assert_eq!(
-            (e.code, e.index, e.value2.as_deref()),
+            (
+                e.details().code.as_str(),
+                e.details().index,
+                e.details().value2.as_deref()
+            ),
             ("T0412", Some(1), Some("numbers"))
         );
         // The argument blamed is the one after the longest match.
         let e = substring
             .validate(vec![s("a"), s("b")], &ctx, "substring")
             .expect_err("T0410");
-        assert_eq!((e.code, e.index, e.value.as_deref()), ("T0410", Some(2), Some("\"b\"")));
+        assert_eq!(
+            (
+                e.details().code.as_str(),
+                e.details().index,
+                e.details().value.as_deref()
+            ),
+            ("T0410", Some(2), Some("\"b\""))
+        );
         // A parameter that matched nothing and takes no context still takes the next argument,
         // as in jsonata-js: `<n?s>("x")` binds "x" to the first parameter.
         let got = Signature::parse("<n?s>")
@@ -869,20 +898,40 @@ mod tests {
     #[test]
     fn signature_errors() {
         let e = Signature::parse("<s<s>>").expect_err("S0401");
-        assert_eq!((e.code, e.position, e.value.as_deref()), ("S0401", Some(2), Some("s")));
+        assert_eq!(
+            (
+                e.details().code.as_str(),
+                e.details().position,
+                e.details().value.as_deref()
+            ),
+            ("S0401", Some(2), Some("s"))
+        );
         let e = Signature::parse("<(sa<n>)>").expect_err("S0402");
         assert_eq!(
-            (e.code, e.position, e.value.as_deref()),
+            (
+                e.details().code.as_str(),
+                e.details().position,
+                e.details().value.as_deref()
+            ),
             ("S0402", Some(1), Some("sa<n>"))
         );
         // What JavaScript's regex would reject is refused too.
-        assert_eq!(Signature::parse("<n?+>").expect_err("bad suffix").code, "S0402");
         assert_eq!(
-            Signature::parse("<(s-n)>").expect_err("range out of order").code,
+            Signature::parse("<n?+>").expect_err("bad suffix").code().as_str(),
             "S0402"
         );
         assert_eq!(
-            Signature::parse("<(s]n)>").expect_err("class closed early").code,
+            Signature::parse("<(s-n)>")
+                .expect_err("range out of order")
+                .code()
+                .as_str(),
+            "S0402"
+        );
+        assert_eq!(
+            Signature::parse("<(s]n)>")
+                .expect_err("class closed early")
+                .code()
+                .as_str(),
             "S0402"
         );
         // A choice is a JavaScript character class: ranges and negation as JavaScript reads them.
@@ -926,7 +975,7 @@ mod tests {
             .expect("parses")
             .validate(many, &ctx, "f")
             .expect_err("too big");
-        assert_eq!(e.code, "U1001");
+        assert_eq!(e.details().code.as_str(), "U1001");
     }
 
     #[test]
@@ -936,7 +985,7 @@ mod tests {
             .expect("parses")
             .validate(vec![huge], &Val::Undefined, "f")
             .expect_err("T0410");
-        let shown = e.value.clone().expect("a value");
+        let shown = e.details().value.clone().expect("a value");
         assert!(
             shown.starts_with("[0,1,2") && shown.ends_with('…') && shown.len() < 100,
             "{shown}"

@@ -97,7 +97,7 @@ fn bindings(case: &Case) -> Vec<(Str, Value)> {
 fn outcome(result: writ_jsonata::Result<Value>) -> Outcome {
     match result {
         Ok(value) => Outcome::from(value),
-        Err(error) => Outcome::error(error.code, error.message()),
+        Err(error) => Outcome::error(error.code().as_str(), error.message()),
     }
 }
 

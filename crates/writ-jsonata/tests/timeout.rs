@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use writ_core::Value;
-use writ_jsonata::{Expression, JsonataLimits, Options};
+use writ_jsonata::{Code, Expression, JsonataLimits, Options};
 
 const ONLY_TIMEOUT_50: JsonataLimits = JsonataLimits {
     timeout: Some(50),
@@ -27,7 +27,7 @@ fn best_of_three_under_50_ms(source: &str) -> Duration {
             let answer = expression.evaluate(&Value::Undefined, &options);
             let elapsed = started.elapsed();
             if let Err(error) = answer {
-                assert_eq!(error.code, "D1012", "{source}");
+                assert_eq!(error.code(), Code::D1012, "{source}");
             }
             elapsed
         })

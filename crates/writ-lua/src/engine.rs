@@ -23,14 +23,14 @@ pub const LIMIT_NAMES: &[LimitName] = &[
 
 impl From<&Error> for Diagnostic {
     fn from(error: &Error) -> Diagnostic {
-        let category = match error.code() {
+        let category = match error.code().as_str() {
             "lua-syntax" => Category::Syntax,
             "lua-bytecode-refused" => Category::Refused,
             "lua-instruction-limit" | "lua-timeout" | "lua-memory" | "lua-stack" => Category::Budget,
             "lua-runtime" if error.is_type_error() => Category::Type,
             _ => Category::Runtime,
         };
-        Diagnostic::new(error.code(), category, error.message())
+        Diagnostic::new(error.code().as_str(), category, error.message())
     }
 }
 

@@ -8,7 +8,7 @@ use writ_core::{Bound, BudgetExceeded};
 const MAX_MESSAGE: usize = 1024;
 
 /// A refused or failed evaluation: a stable [`code`](Error::code) and a message that says what
-/// is wrong and what to write instead.
+/// is wrong and what to write instead. Opaque and one pointer wide, so results stay small.
 ///
 /// | code | meaning |
 /// |---|---|
@@ -21,10 +21,14 @@ const MAX_MESSAGE: usize = 1024;
 /// | `lua-stack` | recursion too deep |
 /// | `lua-unrepresentable` | the answer (or the context) cannot cross between Lua and JSON |
 /// | `lua-sandbox` | building the VM failed, or writ could not rewrite a chunk Luau compiles (`rewrite.rs`) |
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error(Box<Details>);
+
+/// What an [`Error`] holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
+struct Details {
     /// The stable code.
-    code: &'static str,
+    code: Code,
     /// What is wrong and what to write instead, at most [`MAX_MESSAGE`] bytes.
     message: String,
     /// Luau raised it for an operation on a value of the wrong type.
@@ -34,7 +38,9 @@ pub struct Error {
 impl Error {
     /// An error with `code` and `message`, the message cut to [`MAX_MESSAGE`] bytes: a chunk
     /// chooses its own error text, and an error must stay cheap to log and to send.
-    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Error {
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn new(code: Code, message: impl Into<String>) -> Error {
         let mut message = message.into();
         if message.len() > MAX_MESSAGE {
             let mut end = MAX_MESSAGE;
@@ -44,11 +50,11 @@ impl Error {
             message.truncate(end);
             message.push('…');
         }
-        Error {
+        Error(Box::new(Details {
             code,
             message,
             type_error: false,
-        }
+        }))
     }
 
     /// True for a `lua-runtime` error Luau raised for an operation on a value of the wrong
@@ -56,17 +62,25 @@ impl Error {
     /// value that does not support it (`attempt to index nil with 'x'`). Never true for an
     /// error the chunk raised itself with `error()`, whatever its text.
     pub fn is_type_error(&self) -> bool {
-        self.type_error
+        self.0.type_error
     }
 
-    /// The stable code, one of the table above.
-    pub fn code(&self) -> &'static str {
-        self.code
+    /// The stable code, one of the table above (its text is [`Code::as_str`]).
+    pub fn code(&self) -> Code {
+        self.0.code
     }
 
     /// What is wrong, where, and what to write instead.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
+    }
+
+    /// The line of the chunk the error points at, when it points at one: 1-based, counted in
+    /// the chunk's source as written (the message then opens with `chunk:<line>:`, as Luau
+    /// writes a position). Luau reports lines only, never columns.
+    pub fn line(&self) -> Option<u32> {
+        let (line, _) = after_chunk_line(&self.0.message)?;
+        line.parse().ok()
     }
 
     /// A spent bound of the evaluation's meter, in this crate's codes.
@@ -74,17 +88,17 @@ impl Error {
         let limit = exceeded.limit;
         match exceeded.bound {
             Bound::Time => Error::new(
-                "lua-timeout",
+                Code::Timeout,
                 format!(
                     "the chunk ran past its timeout of {limit} ms; bound its loops, or do less work per evaluation"
                 ),
             ),
             Bound::Depth => Error::new(
-                "lua-unrepresentable",
+                Code::Unrepresentable,
                 format!("the value nests deeper than {limit} levels; flatten it"),
             ),
             _ => Error::new(
-                "lua-instruction-limit",
+                Code::InstructionLimit,
                 format!(
                     "the chunk ran past its instruction budget of {limit} (counted in loop iterations, calls and \
                      pattern-matching steps); bound its loops, or do less work per evaluation"
@@ -96,7 +110,7 @@ impl Error {
     /// The memory ceiling was reached.
     pub(crate) fn memory(ceiling: usize) -> Error {
         Error::new(
-            "lua-memory",
+            Code::Memory,
             format!("the chunk reached the memory ceiling of {ceiling} bytes; build smaller strings and tables"),
         )
     }
@@ -104,21 +118,21 @@ impl Error {
     /// Recursion went past Luau's stack limits.
     pub(crate) fn stack() -> Error {
         Error::new(
-            "lua-stack",
+            Code::Stack,
             "recursion too deep: the Lua stack overflowed; write the recursion as a loop",
         )
     }
 
     /// A VM could not be built or prepared.
     pub(crate) fn sandbox(detail: impl fmt::Display) -> Error {
-        Error::new("lua-sandbox", format!("the Lua sandbox could not be built: {detail}"))
+        Error::new(Code::Sandbox, format!("the Lua sandbox could not be built: {detail}"))
     }
 
     /// Maps an error Luau or mlua reported, once the evaluation's bounds have been ruled out.
     pub(crate) fn from_lua(error: &mlua::Error, ceiling: usize) -> Error {
         match error {
             mlua::Error::SyntaxError { message, .. } => Error::new(
-                "lua-syntax",
+                Code::Syntax,
                 format!("{}; the chunk must be Luau source text", first_line(message)),
             ),
             mlua::Error::MemoryError(_) => Error::memory(ceiling),
@@ -127,7 +141,7 @@ impl Error {
             }
             mlua::Error::ExternalError(external) => match external.downcast_ref::<Stop>() {
                 Some(Stop(exceeded)) => Error::from_budget(*exceeded),
-                None => Error::new("lua-runtime", first_line(&external.to_string())),
+                None => Error::new(Code::Runtime, first_line(&external.to_string())),
             },
             mlua::Error::StackError => Error::stack(),
             other => {
@@ -139,8 +153,8 @@ impl Error {
                 if text.contains("stack overflow") || text == "error in error handling" {
                     Error::stack()
                 } else {
-                    let mut error = Error::new("lua-runtime", scrub_address(&at_chunk_line(text, &full)));
-                    error.type_error = is_type_error(text, &full);
+                    let mut error = Error::new(Code::Runtime, scrub_address(&at_chunk_line(text, &full)));
+                    error.0.type_error = is_type_error(text, &full);
                     error
                 }
             }
@@ -150,11 +164,78 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
+        write!(f, "{}: {}", self.0.code, self.0.message)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
     }
 }
 
 impl std::error::Error for Error {}
+
+/// The code of an [`Error`], as the table on [`Error`] says. [`Code::as_str`] is the stable text
+/// hosts match on; codes are never renamed or reused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Code {
+    /// `lua-syntax`: the source does not compile, or is too long.
+    Syntax,
+    /// `lua-bytecode-refused`: the source looks like precompiled bytecode.
+    BytecodeRefused,
+    /// `lua-runtime`: the chunk raised an error.
+    Runtime,
+    /// `lua-instruction-limit`: the instruction budget ran out.
+    InstructionLimit,
+    /// `lua-timeout`: the wall-clock timeout passed.
+    Timeout,
+    /// `lua-memory`: the memory ceiling was reached.
+    Memory,
+    /// `lua-stack`: recursion too deep.
+    Stack,
+    /// `lua-unrepresentable`: a value cannot cross between Lua and JSON.
+    Unrepresentable,
+    /// `lua-sandbox`: the VM could not be built, or writ could not rewrite a chunk.
+    Sandbox,
+}
+
+impl Code {
+    /// Every code.
+    pub const ALL: &'static [Code] = &[
+        Code::Syntax,
+        Code::BytecodeRefused,
+        Code::Runtime,
+        Code::InstructionLimit,
+        Code::Timeout,
+        Code::Memory,
+        Code::Stack,
+        Code::Unrepresentable,
+        Code::Sandbox,
+    ];
+
+    /// The stable text: `lua-syntax`, `lua-runtime`, `lua-timeout`, ….
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Code::Syntax => "lua-syntax",
+            Code::BytecodeRefused => "lua-bytecode-refused",
+            Code::Runtime => "lua-runtime",
+            Code::InstructionLimit => "lua-instruction-limit",
+            Code::Timeout => "lua-timeout",
+            Code::Memory => "lua-memory",
+            Code::Stack => "lua-stack",
+            Code::Unrepresentable => "lua-unrepresentable",
+            Code::Sandbox => "lua-sandbox",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// The error the interrupt raises inside the VM when the meter refuses a step.
 #[derive(Debug)]
@@ -254,6 +335,31 @@ fn scrub_address(text: &str) -> String {
         }
     }
     text.to_owned()
+}
+
+const _: () = assert!(std::mem::size_of::<Error>() == std::mem::size_of::<usize>());
+
+#[cfg(test)]
+mod code_tests {
+    use super::Code;
+
+    #[test]
+    fn every_code_is_written_once_in_kebab_case() {
+        let mut seen = std::collections::HashSet::new();
+        for &code in Code::ALL {
+            let text = code.as_str();
+            assert!(
+                text.bytes().all(|b| b.is_ascii_lowercase() || b == b'-')
+                    && !text.starts_with('-')
+                    && !text.ends_with('-'),
+                "{text}"
+            );
+            assert!(text.starts_with("lua-"), "{text}");
+            assert_eq!(code.to_string(), text);
+            assert!(seen.insert(text), "{text} twice");
+        }
+        assert_eq!(seen.len(), 9);
+    }
 }
 
 #[cfg(test)]

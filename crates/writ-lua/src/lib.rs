@@ -14,7 +14,7 @@
 //! let answer = sandbox.evaluate("return ctx['list_files:e2:e0'][1].json.count > 0", &ctx)?;
 //! assert_eq!(answer, Value::Bool(true));
 //! let refused = sandbox.evaluate("while true do end", &ctx).unwrap_err();
-//! assert_eq!(refused.code(), "lua-instruction-limit");
+//! assert_eq!(refused.code().as_str(), "lua-instruction-limit");
 //! # Ok::<(), writ_lua::Error>(())
 //! ```
 //!
@@ -244,7 +244,7 @@ mod ticker;
 mod vm;
 
 pub use engine::LIMIT_NAMES;
-pub use error::Error;
+pub use error::{Code, Error};
 pub use marshal::MAX_DEPTH;
 pub use sandbox::{DEFAULT_LIMITS, Guarantee, LuaLimits, MAX_SOURCE_BYTES, Sandbox, Status};
 
@@ -254,6 +254,6 @@ use writ_core::{Outcome, Value};
 pub fn outcome(sandbox: &Sandbox, source: &str, context: &Value) -> Outcome {
     match sandbox.evaluate(source, context) {
         Ok(value) => Outcome::from(value),
-        Err(error) => Outcome::error(error.code(), error.message()),
+        Err(error) => Outcome::error(error.code().as_str(), error.message()),
     }
 }

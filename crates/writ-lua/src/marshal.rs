@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use mlua::{Lua, Table, Value as LuaValue};
 use writ_core::{Array, Meter, Object, Str, Value};
 
-use crate::error::Error;
+use crate::error::{Code, Error};
 
 /// The deepest nesting either direction converts: the depth writ's JSON reader accepts.
 pub const MAX_DEPTH: u32 = 512;
@@ -44,7 +44,7 @@ impl Fault {
         match self {
             Fault::Budget(exceeded) => Error::from_budget(exceeded),
             Fault::Lua(error) => Error::from_lua(&error, ceiling),
-            Fault::Unrepresentable(message) => Error::new("lua-unrepresentable", message),
+            Fault::Unrepresentable(message) => Error::new(Code::Unrepresentable, message),
             Fault::Memory => Error::memory(ceiling),
         }
     }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use writ_core::{Bound, BudgetExceeded, Meter, Value};
 
-use crate::error::Error;
+use crate::error::{Code, Error};
 use crate::vm::{Ran, Vm};
 
 /// The longest source accepted, in bytes. Compiling cannot be interrupted, so its worst case is
@@ -129,23 +129,23 @@ impl Sandbox {
             memory_ceiling_bytes: 64 << 20,
             timeout: LONG,
         };
-        let budget = self.probe("while true do end", &counted, "lua-instruction-limit")?;
+        let budget = self.probe("while true do end", &counted, Code::InstructionLimit)?;
         let coroutine = self.probe(
             "coroutine.wrap(function() while true do end end)()",
             &counted,
-            "lua-instruction-limit",
+            Code::InstructionLimit,
         )?;
         let pcall = self.probe(
             "for _ = 1, 3 do pcall(function() while true do end end) end return 'escaped'",
             &counted,
-            "lua-instruction-limit",
+            Code::InstructionLimit,
         )?;
         let small = LuaLimits {
             instruction_limit: u64::MAX,
             memory_ceiling_bytes: 1 << 20,
             timeout: LONG,
         };
-        let memory = self.probe("local t = {} for i = 1, 1e7 do t[i] = i end", &small, "lua-memory")?;
+        let memory = self.probe("local t = {} for i = 1, 1e7 do t[i] = i end", &small, Code::Memory)?;
         let timeout = Duration::from_millis(20);
         let timed = LuaLimits {
             instruction_limit: u64::MAX,
@@ -153,7 +153,7 @@ impl Sandbox {
             timeout,
         };
         let started = Instant::now();
-        let timed_out = self.probe("return (('a'):rep(2e5) .. 'b'):find('.-.-.-c')", &timed, "lua-timeout")?
+        let timed_out = self.probe("return (('a'):rep(2e5) .. 'b'):find('.-.-.-c')", &timed, Code::Timeout)?
             && started.elapsed() < timeout + Duration::from_millis(50);
 
         let instructions = budget && coroutine && pcall;
@@ -170,9 +170,9 @@ impl Sandbox {
     }
 
     /// Whether `source` under `limits` fails with `code`.
-    fn probe(&self, source: &str, limits: &LuaLimits, code: &str) -> Result<bool, Error> {
+    fn probe(&self, source: &str, limits: &LuaLimits, code: Code) -> Result<bool, Error> {
         match self.evaluate_with(source, &Value::Undefined, limits) {
-            Err(e) if e.code() == "lua-sandbox" => Err(e),
+            Err(e) if e.code() == Code::Sandbox => Err(e),
             Err(e) => Ok(e.code() == code),
             Ok(_) => Ok(false),
         }
@@ -260,7 +260,7 @@ impl Sandbox {
         }
         let charged = meter.steps(steps);
         if let Err(error) = &result {
-            let bound = match error.code() {
+            let bound = match error.code().as_str() {
                 "lua-instruction-limit" => Some(Bound::Steps),
                 "lua-timeout" => Some(Bound::Time),
                 "lua-memory" => Some(Bound::Memory),
@@ -329,14 +329,14 @@ fn looks_like_bytecode(source: &str) -> bool {
 fn screen(source: &str) -> Result<(), Error> {
     if looks_like_bytecode(source) {
         return Err(Error::new(
-            "lua-bytecode-refused",
+            Code::BytecodeRefused,
             "the chunk looks like precompiled bytecode, which is refused: the bytecode loader is not a security \
              boundary; supply Luau source text",
         ));
     }
     if source.len() > MAX_SOURCE_BYTES {
         return Err(Error::new(
-            "lua-syntax",
+            Code::Syntax,
             format!(
                 "the chunk is {} bytes, more than the {MAX_SOURCE_BYTES} a predicate may have; shorten it",
                 source.len()

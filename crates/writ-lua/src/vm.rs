@@ -11,7 +11,7 @@ use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue, VmState}
 use writ_core::{Limits, Meter, Value};
 
 use crate::LuaLimits;
-use crate::error::{Error, Stop};
+use crate::error::{Code, Error, Stop};
 use crate::marshal::{self, Builder, MAX_DEPTH};
 use crate::rewrite::{self, RESERVED_PREFIX, Refusal};
 use crate::ticker;
@@ -251,7 +251,7 @@ impl Vm {
         // Emptying the environment makes it as good as new: nothing else a chunk could reach
         // outlives the evaluation (the globals, the libraries and the string metatable are
         // read-only, `ctx` is rebuilt every time, and no chunk can name the environment itself).
-        let discard = matches!(&answer, Err(e) if matches!(e.code(), "lua-memory" | "lua-stack" | "lua-sandbox"))
+        let discard = matches!(&answer, Err(e) if matches!(e.code(), Code::Memory | Code::Stack | Code::Sandbox))
             || self.env.clear().is_err();
         if !discard && self.lua.used_memory() > self.baseline.saturating_add(ceiling / 4) {
             // Garbage left by this chunk would count against the next one's ceiling.
@@ -365,7 +365,7 @@ fn compile_text(source: &str) -> Result<Vec<u8>, Error> {
             Err(unfollowed())
         }),
         Err(Refusal::Reserved { line }) => Err(Error::new(
-            "lua-syntax",
+            Code::Syntax,
             format!(
                 "chunk:{line}: names beginning `{RESERVED_PREFIX}` are reserved for the functions writ's rewrite of \
                  loops and table keys calls; choose another name"
@@ -381,7 +381,7 @@ fn compile_text(source: &str) -> Result<Vec<u8>, Error> {
 /// The error for a chunk Luau compiles but whose loops writ could not find.
 fn unfollowed() -> Error {
     Error::new(
-        "lua-sandbox",
+        Code::Sandbox,
         "writ could not follow this chunk's blocks to rewrite its for-in loops and table keys, though Luau \
          compiles it; simplify the syntax around its loops and assignments and report the chunk as a bug",
     )
@@ -402,7 +402,7 @@ fn compile_on_thread(source: &str) -> Result<Vec<u8>, Error> {
     compiled.map_err(|error| match error {
         // Luau reports the position as ":line: message"; writ names the chunk as at run time.
         mlua::Error::SyntaxError { message, .. } => Error::new(
-            "lua-syntax",
+            Code::Syntax,
             format!(
                 "chunk:{}; the chunk must be Luau source text",
                 message.trim_start_matches(':')

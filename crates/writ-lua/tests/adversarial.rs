@@ -45,7 +45,7 @@ fn describe(result: &Result<Value, writ_lua::Error>) -> String {
     match result {
         Ok(Value::Undefined) => "=undefined".to_owned(),
         Ok(value) => format!("={}", value.to_json_string().unwrap_or_default()),
-        Err(error) => error.code().to_owned(),
+        Err(error) => error.code().as_str().to_owned(),
     }
 }
 

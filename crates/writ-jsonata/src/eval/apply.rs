@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use super::{Cx, Env, describe};
 use crate::ast::{Call, Kind, Node};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::function::Function;
 use crate::functions::{self, Builtin};
 use crate::signature::Signature;
@@ -55,10 +55,10 @@ impl Cx<'_> {
             let result = self
                 .apply_builtin(builtin, signature, args, input, env)
                 .and_then(|result| self.run_thunks(result, input, env));
-            return result.map_err(|mut error| {
-                error.position.get_or_insert(node.position);
-                error.token.get_or_insert_with(|| builtin.name.to_string());
+            return result.map_err(|error| {
                 error
+                    .at(node.position)
+                    .token_unless_named(|| Some(builtin.name.to_string()))
             });
         }
         let procedure = self.eval(&call.procedure, input, env)?;
@@ -67,18 +67,16 @@ impl Cx<'_> {
             && let Some(Kind::Name(first)) = steps.first().map(|s| &s.kind)
             && (env.lookup(first).is_some() || first.as_ascii_str().and_then(functions::lookup).is_some())
         {
-            return Err(Error::new("T1005").at(node.position).token(first.to_string_lossy()));
+            return Err(Error::new(Code::T1005)
+                .at(node.position)
+                .with_token(first.to_string_lossy()));
         }
         let args = self.arguments(call, applied, input, env)?;
         self.position = node.position;
-        self.apply_function(&procedure, args, input, env).map_err(|mut error| {
-            if error.position.is_none() {
-                error.position = Some(node.position);
-            }
-            if error.token.is_none() {
-                error.token = procedure_name(&call.procedure);
-            }
+        self.apply_function(&procedure, args, input, env).map_err(|error| {
             error
+                .at(node.position)
+                .token_unless_named(|| procedure_name(&call.procedure))
         })
     }
 
@@ -131,15 +129,11 @@ impl Cx<'_> {
                 next_args.push(self.eval(arg, &thunk_input, &thunk_env)?);
             }
             let position = lambda.body.position;
-            result = self
-                .apply_once(&next, next_args, input, env, true)
-                .map_err(|mut error| {
-                    if error.token.is_none() {
-                        error.token = procedure_name(&call.procedure);
-                    }
-                    error.position.get_or_insert(position);
-                    error
-                })?;
+            result = self.apply_once(&next, next_args, input, env, true).map_err(|error| {
+                error
+                    .token_unless_named(|| procedure_name(&call.procedure))
+                    .at(position)
+            })?;
         }
     }
 
@@ -147,7 +141,7 @@ impl Cx<'_> {
     /// signature.
     fn apply_once(&mut self, procedure: &Val, args: Vec<Val>, input: &Val, env: &Env, checked: bool) -> Result<Val> {
         let Val::Function(function) = procedure else {
-            return Err(Error::new("T1006"));
+            return Err(Error::new(Code::T1006));
         };
         match function.as_ref() {
             Function::Lambda {
@@ -243,10 +237,12 @@ impl Cx<'_> {
             && let Some(Kind::Name(first)) = steps.first().map(|s| &s.kind)
             && (env.lookup(first).is_some() || first.as_ascii_str().and_then(functions::lookup).is_some())
         {
-            return Err(Error::new("T1007").at(node.position).token(first.to_string_lossy()));
+            return Err(Error::new(Code::T1007)
+                .at(node.position)
+                .with_token(first.to_string_lossy()));
         }
         let Val::Function(function) = procedure else {
-            return Err(Error::new("T1008").at(node.position).token(name));
+            return Err(Error::new(Code::T1008).at(node.position).with_token(name));
         };
         // Parameters past the written arguments are bound to nothing, not left open.
         let arity = function.arity();
@@ -270,7 +266,9 @@ impl Cx<'_> {
         }
         let function = self.eval(rhs, input, env)?;
         let Val::Function(second) = &function else {
-            return Err(Error::new("T2006").at(node.position).value(describe(&function)));
+            return Err(Error::new(Code::T2006)
+                .at(node.position)
+                .with_value(describe(&function)));
         };
         if let Val::Function(first) = &left {
             return Ok(Val::Function(Rc::new(Function::Chain(first.clone(), second.clone()))));

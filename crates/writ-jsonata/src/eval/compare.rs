@@ -10,7 +10,7 @@ use std::rc::Rc;
 use super::path::tuple_focus;
 use super::{Cx, Env, describe, items_of};
 use crate::ast::{BinaryOp, Kind, Node, SortTerm};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::functions;
 use crate::value::{Flags, Val};
 
@@ -136,10 +136,10 @@ impl Cx<'_> {
                     std::cmp::Ordering::Greater => 1,
                 },
                 (Val::Number(_) | Val::String(_), Val::Number(_) | Val::String(_)) => {
-                    return Err(Error::new("T2007")
+                    return Err(Error::new(Code::T2007)
                         .at(position)
-                        .value(describe(&aa))
-                        .value2(describe(&bb)));
+                        .with_value(describe(&aa))
+                        .with_value2(describe(&bb)));
                 }
                 _ => {
                     let bad = if matches!(aa, Val::Number(_) | Val::String(_)) {
@@ -147,7 +147,7 @@ impl Cx<'_> {
                     } else {
                         &aa
                     };
-                    return Err(Error::new("T2008").at(position).value(describe(bad)));
+                    return Err(Error::new(Code::T2008).at(position).with_value(describe(bad)));
                 }
             };
             // Undefined keys sort last whatever the direction; equal keys go to the next term.
@@ -201,7 +201,7 @@ pub(super) fn compare(op: BinaryOp, left: &Val, right: &Val) -> Result<Val> {
         } else {
             left
         };
-        return Err(Error::new("T2010").value(describe(bad)));
+        return Err(Error::new(Code::T2010).with_value(describe(bad)));
     }
     if left.is_undefined() || right.is_undefined() {
         return Ok(Val::Undefined);
@@ -209,7 +209,11 @@ pub(super) fn compare(op: BinaryOp, left: &Val, right: &Val) -> Result<Val> {
     let ordering = match (left, right) {
         (Val::Number(a), Val::Number(b)) => a.partial_cmp(b),
         (Val::String(a), Val::String(b)) => Some(a.cmp(b)),
-        _ => return Err(Error::new("T2009").value(describe(left)).value2(describe(right))),
+        _ => {
+            return Err(Error::new(Code::T2009)
+                .with_value(describe(left))
+                .with_value2(describe(right)));
+        }
     };
     Ok(Val::Bool(ordered(op, ordering)))
 }

@@ -288,7 +288,7 @@ impl<'a> Comparison<'a> {
                         BinaryOp::NotEqual => Ok(!lhs.is_undefined() && !rhs.is_undefined() && !deep_equal(&lhs, &rhs)),
                         op => compare(op, &lhs, &rhs)
                             .map(|verdict| matches!(verdict, Val::Bool(true)))
-                            .map_err(|error| error.at(self.position).token(op.symbol())),
+                            .map_err(|error| error.at(self.position).with_token(op.symbol())),
                     }
                 }
             },

@@ -48,7 +48,7 @@ pub(crate) use self::objects::make_object;
 use self::path::lookup_field;
 pub(crate) use self::walk::walkable;
 use crate::ast::{BinaryOp, Kind, Node, Stage};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::function::Function;
 use crate::functions::{self, Builtin};
 use crate::value::{ArrayView, Flags, Val, boolean};
@@ -213,7 +213,7 @@ impl<'a> Cx<'a> {
     /// Evaluates `source` over `input` in the caller's scope, under this evaluation's budget
     /// (`$eval`).
     pub(crate) fn eval_source(&mut self, source: &str, input: Val) -> Result<Val> {
-        let root = crate::parse::parse(source).map_err(|error| Error::new("D3120").value(error.message()))?;
+        let root = crate::parse::parse(source).map_err(|error| Error::new(Code::D3120).with_value(error.message()))?;
         let env = self.env.clone();
         let input = if input.is_array() && !input.is_sequence() {
             Val::list(vec![input], Flags::SEQUENCE.with(Flags::OUTER_WRAPPER))
@@ -221,10 +221,11 @@ impl<'a> Cx<'a> {
             input
         };
         self.eval(&root, &input, &env).map_err(|error| {
-            if error.code.starts_with('U') || matches!(error.code, "D1011" | "D1012" | "D2015") {
+            if error.code().as_str().starts_with('U') || matches!(error.code(), Code::D1011 | Code::D1012 | Code::D2015)
+            {
                 error
             } else {
-                Error::new("D3121").value(error.message())
+                Error::new(Code::D3121).with_value(error.message())
             }
         })
     }
@@ -273,7 +274,9 @@ impl<'a> Cx<'a> {
         }
         if self.meter.depth() > MAX_NESTING {
             self.meter.leave();
-            return Err(Error::new("D1011").value(MAX_NESTING.to_string()).at(node.position));
+            return Err(Error::new(Code::D1011)
+                .with_value(MAX_NESTING.to_string())
+                .at(node.position));
         }
         let result = match self.meter.step() {
             Ok(()) => stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.eval_node(node, input, env)),
@@ -291,7 +294,12 @@ impl<'a> Cx<'a> {
             Kind::Negate(operand) => match self.eval(operand, input, env)? {
                 Val::Undefined => Val::Undefined,
                 Val::Number(n) => Val::Number(-n),
-                other => return Err(Error::new("D1002").at(node.position).token("-").value(describe(&other))),
+                other => {
+                    return Err(Error::new(Code::D1002)
+                        .at(node.position)
+                        .with_token("-")
+                        .with_value(describe(&other)));
+                }
             },
             Kind::Array(items) => self.array_constructor(node, items, input, env)?,
             Kind::Object(pairs) => match &node.shape {

@@ -12,7 +12,7 @@ use writ_core::{Object, Str};
 use super::path::tuple_focus;
 use super::{Cx, Env, FOCUS_KEY, append_into, describe};
 use crate::ast::{Kind, Node};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::value::{ArrayView, Flags, Val, in_js_order};
 
 /// Up to how many groups a group-by finds a key by scanning rather than hashing.
@@ -82,7 +82,7 @@ impl Cx<'_> {
                 let key = match key {
                     Val::Undefined => continue,
                     Val::String(key) => key,
-                    other => return Err(Error::new("T1003").at(position).value(describe(&other))),
+                    other => return Err(Error::new(Code::T1003).at(position).with_value(describe(&other))),
                 };
                 let found = if groups.len() <= GROUP_SCAN {
                     groups.iter().position(|(k, _, _)| *k == key)
@@ -95,14 +95,18 @@ impl Cx<'_> {
                 match found {
                     Some(at) => {
                         if groups[at].1 != pair_index {
-                            return Err(Error::new("D1009").at(position).value(describe(&Val::String(key))));
+                            return Err(Error::new(Code::D1009)
+                                .at(position)
+                                .with_value(describe(&Val::String(key))));
                         }
                         groups[at].2.add(item.clone(), reduce);
                     }
                     None => {
                         // jsonata-js marks its function objects with these keys, so it refuses them.
                         if key.eq_str("_jsonata_lambda") || key.eq_str("_jsonata_function") {
-                            return Err(Error::new("D1013").at(position).value(describe(&Val::String(key))));
+                            return Err(Error::new(Code::D1013)
+                                .at(position)
+                                .with_value(describe(&Val::String(key))));
                         }
                         if groups.len() >= GROUP_SCAN {
                             if index.is_empty() {

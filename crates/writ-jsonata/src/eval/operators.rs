@@ -11,7 +11,7 @@ use writ_core::Str;
 use super::compare::{compare, strict_equal};
 use super::{Cx, Env, append_into, describe, items_of, write_number};
 use crate::ast::{BinaryOp, Kind, Node};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::functions;
 use crate::value::{ArrayView, Flags, Val, boolean, deep_equal};
 
@@ -29,7 +29,7 @@ impl Cx<'_> {
         env: &Env,
     ) -> Result<Val> {
         let left = self.eval(lhs, input, env)?;
-        let fail = |error: Error| error.at(node.position).token(op.symbol());
+        let fail = |error: Error| error.at(node.position).with_token(op.symbol());
         match op {
             BinaryOp::And => {
                 let result = boolean(&left) == Some(true) && boolean(&self.eval(rhs, input, env)?) == Some(true);
@@ -44,8 +44,8 @@ impl Cx<'_> {
         let right = self.eval(rhs, input, env)?;
         match op {
             BinaryOp::Add | BinaryOp::Subtract | BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Modulo => {
-                let l = numeric_operand(&left, "T2001").map_err(fail)?;
-                let r = numeric_operand(&right, "T2002").map_err(fail)?;
+                let l = numeric_operand(&left, Code::T2001).map_err(fail)?;
+                let r = numeric_operand(&right, Code::T2002).map_err(fail)?;
                 let (Some(l), Some(r)) = (l, r) else {
                     return Ok(Val::Undefined);
                 };
@@ -118,7 +118,7 @@ impl Cx<'_> {
                 continue;
             };
             let right = self.eval(rhs, input, env)?;
-            let fail = |error: Error| error.at(operator.position).token("&");
+            let fail = |error: Error| error.at(operator.position).with_token("&");
             if let Some(left) = pending.take()
                 && !left.is_undefined()
             {
@@ -137,13 +137,13 @@ impl Cx<'_> {
     }
 
     fn range(&mut self, left: &Val, right: &Val) -> Result<Val> {
-        let integer = |v: &Val, code: &'static str| match v {
+        let integer = |v: &Val, code: Code| match v {
             Val::Undefined => Ok(None),
             Val::Number(n) if n.fract() == 0.0 && n.is_finite() => Ok(Some(*n)),
-            other => Err(Error::new(code).value(describe(other))),
+            other => Err(Error::new(code).with_value(describe(other))),
         };
-        let lo = integer(left, "T2003")?;
-        let hi = integer(right, "T2004")?;
+        let lo = integer(left, Code::T2003)?;
+        let hi = integer(right, Code::T2004)?;
         let (Some(lo), Some(hi)) = (lo, hi) else {
             return Ok(Val::Undefined);
         };
@@ -152,7 +152,7 @@ impl Cx<'_> {
         }
         let size = hi - lo + 1.0;
         if size > crate::MAX_RANGE as f64 {
-            return Err(Error::new("D2014").value(write_number(size)));
+            return Err(Error::new(Code::D2014).with_value(write_number(size)));
         }
         let size = size as usize;
         self.charge_array(size)?;
@@ -213,13 +213,13 @@ impl Cx<'_> {
     }
 }
 
-fn numeric_operand(value: &Val, code: &'static str) -> Result<Option<f64>> {
+fn numeric_operand(value: &Val, code: Code) -> Result<Option<f64>> {
     match value {
         Val::Undefined => Ok(None),
-        Val::Number(n) if n.is_nan() => Err(Error::new(code).value(describe(value))),
-        Val::Number(n) if n.is_infinite() => Err(Error::new("D1001").value(describe(value))),
+        Val::Number(n) if n.is_nan() => Err(Error::new(code).with_value(describe(value))),
+        Val::Number(n) if n.is_infinite() => Err(Error::new(Code::D1001).with_value(describe(value))),
         Val::Number(n) => Ok(Some(*n)),
-        other => Err(Error::new(code).value(describe(other))),
+        other => Err(Error::new(code).with_value(describe(other))),
     }
 }
 

@@ -12,7 +12,7 @@ use writ_core::{Object, Str, Value};
 use super::objects::{make_object, set_entry};
 use super::{Cx, Env, RED_ZONE, STACK_SEGMENT, describe, items_of};
 use crate::ast::Transform;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::functions;
 use crate::value::Val;
 
@@ -26,7 +26,7 @@ impl Cx<'_> {
         }
         let cloned = match env.lookup(&Str::from("clone")) {
             Some(clone @ Val::Function(_)) => self.apply_function(&clone, vec![target], &Val::Undefined, env)?,
-            Some(_) => return Err(Error::new("T2013").at(position)),
+            Some(_) => return Err(Error::new(Code::T2013).at(position)),
             None => {
                 let clone = self.builtin(functions::lookup("clone").expect("$clone is built in"));
                 self.apply_function(&clone, vec![target], &Val::Undefined, env)?
@@ -46,9 +46,9 @@ impl Cx<'_> {
             };
             if !update.is_undefined() {
                 let Some(object) = update.as_object() else {
-                    return Err(Error::new("T2011")
+                    return Err(Error::new(Code::T2011)
                         .at(transform.update.position)
-                        .value(describe(&update)));
+                        .with_value(describe(&update)));
                 };
                 edit.update = object.entries().collect();
             }
@@ -57,7 +57,9 @@ impl Cx<'_> {
                 if !deletions.is_undefined() {
                     let names = items_of(&deletions);
                     if names.iter().any(|name| !matches!(name, Val::String(_))) {
-                        return Err(Error::new("T2012").at(delete.position).value(describe(&deletions)));
+                        return Err(Error::new(Code::T2012)
+                            .at(delete.position)
+                            .with_value(describe(&deletions)));
                     }
                     edit.delete = names.iter().filter_map(|name| name.as_str().cloned()).collect();
                 }

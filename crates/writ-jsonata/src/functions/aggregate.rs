@@ -4,7 +4,7 @@
 //! as `90.57000000000001` come out the same), and `Math.max`/`Math.min`, where `+0` beats `-0`.
 
 use super::Builtin;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
 use crate::value::{Val, boolean as truthy};
 
@@ -71,7 +71,10 @@ fn numbers(cx: &mut Cx<'_>, arg: Option<&Val>) -> Result<Option<Vec<f64>>> {
 
 /// The error for an argument that is not an array of numbers (T0412, as the signature raises).
 fn not_numbers(cx: &Cx<'_>, arg: &Val) -> Error {
-    Error::new("T0412").at(cx.position).index(1).value(format!("{arg:?}"))
+    Error::new(Code::T0412)
+        .at(cx.position)
+        .with_index(1)
+        .with_value(format!("{arg:?}"))
 }
 
 /// `total += n` from zero, left to right, as JavaScript adds.

@@ -12,7 +12,7 @@ use std::hash::{Hash, Hasher};
 use writ_core::Str;
 
 use super::Builtin;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
 use crate::value::{Val, boolean, deep_equal};
 
@@ -443,7 +443,7 @@ fn sort(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
                 Ok(matches!((a, b), (Val::String(x), Val::String(y)) if x > y))
             })?
         } else {
-            return Err(Error::new("D3070").at(cx.position));
+            return Err(Error::new(Code::D3070).at(cx.position));
         }
     } else {
         sort_by(cx, items, |cx, a, b| {
@@ -531,12 +531,12 @@ fn single(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
         };
         if matches {
             if found.is_some() {
-                return Err(Error::new("D3138").at(cx.position));
+                return Err(Error::new(Code::D3138).at(cx.position));
             }
             found = Some(item);
         }
     }
-    found.ok_or_else(|| Error::new("D3139").at(cx.position))
+    found.ok_or_else(|| Error::new(Code::D3139).at(cx.position))
 }
 
 /// `$reduce(array, function, init?)`: folds from the left, starting from `init` or, without
@@ -550,7 +550,7 @@ fn reduce(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     let (list, function, init) = (as_list(list), arg(args, 1), arg(args, 2));
     let declared = arity(&function);
     if declared < 2 {
-        return Err(Error::new("D3050").at(cx.position));
+        return Err(Error::new(Code::D3050).at(cx.position));
     }
     let Some(view) = list.as_array() else {
         return Ok(init);
@@ -749,8 +749,8 @@ mod tests {
         assert_eq!(shallow_hash(&built), shallow_hash(&parse("[1,[]]")));
         let deep = (0..100_000).fold(Val::Null, |inner, _| Val::array(vec![inner]));
         assert_eq!(equal_metered(&deep, &deep.clone(), &mut |_| Ok(())), Ok(true));
-        let refused = equal_metered(&deep, &deep, &mut |_| Err(Error::new("U1006")));
-        assert_eq!(refused.map_err(|e| e.code), Err("U1006"));
+        let refused = equal_metered(&deep, &deep, &mut |_| Err(Error::new(Code::U1006)));
+        assert_eq!(refused.map_err(|e| e.details().code.as_str()), Err("U1006"));
     }
 
     #[test]

@@ -101,7 +101,7 @@ mod tests {
         match Expression::compile(source).and_then(|e| e.evaluate(&Value::Undefined, &options)) {
             Ok(Value::Undefined) => "undefined".to_owned(),
             Ok(value) => value.to_json_string().unwrap_or_default(),
-            Err(error) => error.code.to_owned(),
+            Err(error) => error.details().code.as_str().to_owned(),
         }
     }
 

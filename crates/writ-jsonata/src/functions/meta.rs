@@ -1,7 +1,7 @@
 //! `$eval` and `$clone`: the built-ins that reach back into the evaluator.
 
 use super::Builtin;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
 use crate::value::Val;
 use writ_core::Value;
@@ -62,7 +62,9 @@ fn fresh_copy(cx: &mut Cx<'_>, value: &Val) -> Result<Value> {
         Val::Undefined | Val::Null => Value::Null,
         Val::Bool(b) => Value::Bool(*b),
         Val::Number(n) if n.is_nan() => Value::Null,
-        Val::Number(n) if n.is_infinite() => return Err(Error::new("D1001").value(writ_core::js_number_to_string(*n))),
+        Val::Number(n) if n.is_infinite() => {
+            return Err(Error::new(Code::D1001).with_value(writ_core::js_number_to_string(*n)));
+        }
         Val::Number(n) => Value::Number(if n.fract() == 0.0 {
             *n
         } else {

@@ -11,7 +11,7 @@ pub(super) mod text;
 use writ_core::{Str, js, js_number_to_string, write_json_string};
 
 use super::Builtin;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
 use crate::value::Val;
 
@@ -121,10 +121,10 @@ fn number(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
             } else {
                 let mut text = String::new();
                 write_json_string(s, &mut text);
-                return Err(Error::new("D3030").value(text).index(1).at(cx.position));
+                return Err(Error::new(Code::D3030).with_value(text).with_index(1).at(cx.position));
             }
         }
-        _ => return Err(Error::new("D3030").index(1).at(cx.position)),
+        _ => return Err(Error::new(Code::D3030).with_index(1).at(cx.position)),
     }))
 }
 
@@ -207,10 +207,10 @@ fn power(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     let exponent = number_arg(args, 1).unwrap_or(f64::NAN);
     let result = fdlibm::pow(base, exponent);
     if !result.is_finite() {
-        return Err(Error::new("D3061")
-            .value(number_value(base))
-            .value2(number_value(exponent))
-            .index(1)
+        return Err(Error::new(Code::D3061)
+            .with_value(number_value(base))
+            .with_value2(number_value(exponent))
+            .with_index(1)
             .at(cx.position));
     }
     Ok(Val::Number(result))
@@ -220,7 +220,10 @@ fn power(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 fn sqrt(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     match number_arg(args, 0) {
         None => Ok(Val::Undefined),
-        Some(n) if n < 0.0 => Err(Error::new("D3060").value(number_value(n)).index(1).at(cx.position)),
+        Some(n) if n < 0.0 => Err(Error::new(Code::D3060)
+            .with_value(number_value(n))
+            .with_index(1)
+            .at(cx.position)),
         Some(n) => Ok(Val::Number(n.sqrt())),
     }
 }
@@ -249,7 +252,7 @@ fn format_base(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     let value = jsnum::round_half_even(value, 0.0);
     let radix = number_arg(args, 1).map_or(10.0, |r| jsnum::round_half_even(r, 0.0));
     if !(2.0..=36.0).contains(&radix) {
-        return Err(Error::new("D3100").value(number_value(radix)).at(cx.position));
+        return Err(Error::new(Code::D3100).with_value(number_value(radix)).at(cx.position));
     }
     let text = js::to_radix_string(value, radix as u32);
     jsnum::reserve(cx, text.len())?;
@@ -295,7 +298,7 @@ mod tests {
         match Expression::compile(source).and_then(|e| e.evaluate(&Value::Undefined, &options)) {
             Ok(Value::Undefined) => "undefined".to_owned(),
             Ok(value) => value.to_json_string().unwrap_or_default(),
-            Err(error) => error.code.to_owned(),
+            Err(error) => error.details().code.as_str().to_owned(),
         }
     }
 
@@ -317,7 +320,7 @@ mod tests {
         else {
             panic!("abc is not a number");
         };
-        assert_eq!(error.value.as_deref(), Some(r#""abc""#));
+        assert_eq!(error.details().value.as_deref(), Some(r#""abc""#));
     }
 
     #[test]

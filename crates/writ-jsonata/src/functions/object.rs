@@ -9,7 +9,7 @@ use writ_core::{Object, Str, Value};
 
 use super::Builtin;
 use super::array::{hof_args, js_truthy};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
 use crate::value::{Val, boolean, in_js_order};
 
@@ -351,9 +351,9 @@ fn message_or(message: Val, default: &str) -> String {
 
 /// `$error(message?)`: fails with D3137 and the message.
 fn error(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
-    Err(Error::new("D3137")
+    Err(Error::new(Code::D3137)
         .at(cx.position)
-        .detail(message_or(arg(args, 0), "$error() function evaluated")))
+        .with_detail(message_or(arg(args, 0), "$error() function evaluated")))
 }
 
 /// `$assert(condition, message?)`: fails with D3141 and the message unless the condition holds.
@@ -361,9 +361,9 @@ fn assert(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     if js_truthy(&arg(args, 0)) {
         return Ok(Val::Undefined);
     }
-    Err(Error::new("D3141")
+    Err(Error::new(Code::D3141)
         .at(cx.position)
-        .detail(message_or(arg(args, 1), "$assert() statement failed")))
+        .with_detail(message_or(arg(args, 1), "$assert() statement failed")))
 }
 
 /// `$type(value)`: `"null"`, `"number"`, `"string"`, `"boolean"`, `"array"`, `"object"` or
@@ -528,7 +528,7 @@ mod tests {
             let error = crate::Expression::compile(expr)
                 .and_then(|e| e.evaluate(&Value::Undefined, &crate::Options::default()))
                 .expect_err("fails");
-            (error.code, error.detail.clone())
+            (error.details().code.as_str(), error.details().detail.clone())
         };
         assert_eq!(
             failure("$error('Too Expensive')"),

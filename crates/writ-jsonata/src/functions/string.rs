@@ -11,7 +11,7 @@ use std::sync::Arc;
 use writ_core::{Object, Shape, Str, Value, js};
 
 use super::Builtin;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
 use crate::function::Function;
 use crate::regex::{self, Match, Pattern, Subject};
@@ -171,7 +171,7 @@ fn text_of(cx: &mut Cx<'_>, value: &Val, pretty: bool) -> Result<Str> {
     match value {
         Val::Undefined | Val::Function(_) => Ok(Str::empty()),
         Val::String(text) => Ok(text.clone()),
-        Val::Number(n) if !n.is_finite() => Err(Error::new("D3001").value(writ_core::js_number_to_string(*n))),
+        Val::Number(n) if !n.is_finite() => Err(Error::new(Code::D3001).with_value(writ_core::js_number_to_string(*n))),
         Val::Number(n) => {
             // What `stringify` does for a number, without its writer.
             cx.step()?;
@@ -289,7 +289,7 @@ impl JsonWriter {
             Val::Bool(b) => self.out.push_str(if b { "true" } else { "false" }),
             Val::Number(n) if n.is_nan() => self.out.push_str("null"),
             Val::Number(n) if n.is_infinite() => {
-                return Err(Error::new("D1001").value(writ_core::js_number_to_string(n)));
+                return Err(Error::new(Code::D1001).with_value(writ_core::js_number_to_string(n)));
             }
             Val::Number(n) => self.out.push_str(&number_text(n)),
             Val::String(text) => {
@@ -979,7 +979,7 @@ impl<'a> Matches<'a> {
             Matches::Custom { current } => {
                 let next = field(current, "next");
                 if !matches!(next, Val::Function(_)) {
-                    return Err(Error::new("T1010"));
+                    return Err(Error::new(Code::T1010));
                 }
                 *current = cx.apply(&next, &[])?;
                 check_matcher_result(current)?;
@@ -992,7 +992,9 @@ impl<'a> Matches<'a> {
     fn start(&self) -> Result<f64> {
         match self {
             Matches::Regex { current, .. } => Ok(current.as_ref().map_or(0.0, |found| found.start as f64)),
-            Matches::Custom { current } => field(current, "start").as_number().ok_or_else(|| Error::new("T1010")),
+            Matches::Custom { current } => field(current, "start")
+                .as_number()
+                .ok_or_else(|| Error::new(Code::T1010)),
         }
     }
 
@@ -1000,7 +1002,7 @@ impl<'a> Matches<'a> {
     fn end(&self) -> Result<f64> {
         match self {
             Matches::Regex { current, .. } => Ok(current.as_ref().map_or(0.0, |found| found.end as f64)),
-            Matches::Custom { current } => field(current, "end").as_number().ok_or_else(|| Error::new("T1010")),
+            Matches::Custom { current } => field(current, "end").as_number().ok_or_else(|| Error::new(Code::T1010)),
         }
     }
 
@@ -1086,16 +1088,16 @@ fn check_matcher_result(result: &Val) -> Result<()> {
     if looks_like_match {
         Ok(())
     } else {
-        Err(Error::new("T1010"))
+        Err(Error::new(Code::T1010))
     }
 }
 
 /// A limit argument, refused with `code` when negative (as `index` says which argument).
-fn limit_arg(args: &[Val], idx: usize, code: &'static str) -> Result<Option<f64>> {
+fn limit_arg(args: &[Val], idx: usize, code: Code) -> Result<Option<f64>> {
     match number_arg(args, idx) {
         Some(limit) if limit < 0.0 => Err(Error::new(code)
-            .value(writ_core::js_number_to_string(limit))
-            .index(idx + 1)),
+            .with_value(writ_core::js_number_to_string(limit))
+            .with_index(idx + 1)),
         limit => Ok(limit),
     }
 }
@@ -1125,7 +1127,7 @@ fn split(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     let Some(text) = text_arg(args, 0) else {
         return Ok(Val::Undefined);
     };
-    let limit = limit_arg(args, 2, "D3020")?;
+    let limit = limit_arg(args, 2, Code::D3020)?;
     if limit.is_some_and(|limit| limit <= 0.0) {
         return Ok(Val::array(Vec::new()));
     }
@@ -1197,7 +1199,7 @@ fn match_(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     let Some(text) = text_arg(args, 0) else {
         return Ok(Val::Undefined);
     };
-    let limit = limit_arg(args, 2, "D3040")?;
+    let limit = limit_arg(args, 2, Code::D3040)?;
     let mut results = Vec::new();
     if limit.is_none_or(|limit| limit > 0.0) {
         let matcher = args.get(1).cloned().unwrap_or_default();
@@ -1259,9 +1261,9 @@ fn replace(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     };
     let pattern = args.get(1).cloned().unwrap_or_default();
     if matches!(&pattern, Val::String(needle) if needle.is_empty()) {
-        return Err(Error::new("D3010").value("\"\"").index(2));
+        return Err(Error::new(Code::D3010).with_value("\"\"").with_index(2));
     }
-    let limit = limit_arg(args, 3, "D3011")?;
+    let limit = limit_arg(args, 3, Code::D3011)?;
     if limit.is_some_and(|limit| limit <= 0.0) {
         return Ok(Val::String(text.clone()));
     }
@@ -1272,7 +1274,7 @@ fn replace(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
             // replacement function has no text to stand in for (jsonata-js would paste the
             // function's source code), so it is refused as a non-string replacement.
             let Val::String(substitute) = &replacement else {
-                return Err(Error::new("D3012").value(crate::eval::describe(&replacement)));
+                return Err(Error::new(Code::D3012).with_value(crate::eval::describe(&replacement)));
             };
             let mut pieces = Vec::new();
             let mut position = 0;
@@ -1329,13 +1331,13 @@ fn replace_matches(
                 let record = found.record(cx)?;
                 match cx.apply(replacement, &[record])? {
                     Val::String(substitute) => substitute,
-                    other => return Err(Error::new("D3012").value(crate::eval::describe(&other))),
+                    other => return Err(Error::new(Code::D3012).with_value(crate::eval::describe(&other))),
                 }
             }
         };
         pieces.push(Piece::Text(substitute));
         let Val::String(matched) = matched else {
-            return Err(Error::new("T1010"));
+            return Err(Error::new(Code::T1010));
         };
         position = start + matched.len_utf16() as f64;
         count += 1;
@@ -1519,10 +1521,10 @@ fn decode_url(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 fn malformed_url(name: &str, text: &Str) -> Error {
     let mut json = String::new();
     writ_core::write_json_string(text, &mut json);
-    Error::new("D3140")
-        .token(name)
-        .detail(format!("Malformed URL passed to ${name}(): {json}"))
-        .value(json)
+    Error::new(Code::D3140)
+        .with_token(name)
+        .with_detail(format!("Malformed URL passed to ${name}(): {json}"))
+        .with_value(json)
 }
 
 /// JavaScript's `encodeURI`/`encodeURIComponent`: each character not `safe` as the `%XX`
@@ -1641,7 +1643,7 @@ mod tests {
         match run(source, Vec::new(), JsonataLimits::default()) {
             Ok(Value::Undefined) => "undefined".to_owned(),
             Ok(value) => value.to_json_string().unwrap_or_default(),
-            Err(error) => format!("ERR {}", error.code),
+            Err(error) => format!("ERR {}", error.details().code.as_str()),
         }
     }
 
@@ -1902,12 +1904,12 @@ mod tests {
     #[test]
     fn url_errors_name_the_function_and_the_text() {
         let error = run("$decodeUrl('%E0%A4%A')", Vec::new(), JsonataLimits::default()).expect_err("malformed");
-        assert_eq!(error.code, "D3140");
+        assert_eq!(error.details().code.as_str(), "D3140");
         assert_eq!(
-            error.detail.as_deref(),
+            error.details().detail.as_deref(),
             Some(r#"Malformed URL passed to $decodeUrl(): "%E0%A4%A""#)
         );
-        assert_eq!(error.token.as_deref(), Some("decodeUrl"));
+        assert_eq!(error.details().token.as_deref(), Some("decodeUrl"));
         let error = run(
             "$encodeUrlComponent($s)",
             vec![("s", wide(&[0xD800]))],
@@ -1915,7 +1917,11 @@ mod tests {
         )
         .expect_err("lone surrogate");
         assert_eq!(
-            (error.code, error.token.as_deref(), error.value.as_deref()),
+            (
+                error.details().code.as_str(),
+                error.details().token.as_deref(),
+                error.details().value.as_deref()
+            ),
             ("D3140", Some("encodeUrlComponent"), Some(r#""\ud800""#))
         );
     }
@@ -1923,7 +1929,10 @@ mod tests {
     #[test]
     fn argument_errors_carry_jsonata_fields() {
         let error = run(r#"$replace("hello", "", "bye")"#, Vec::new(), JsonataLimits::default()).expect_err("empty");
-        assert_eq!((error.code, error.index), ("D3010", Some(2)));
+        assert_eq!(
+            (error.details().code.as_str(), error.details().index),
+            ("D3010", Some(2))
+        );
         let error = run(
             r#"$replace("hello", "l", "1", -2)"#,
             Vec::new(),
@@ -1931,13 +1940,20 @@ mod tests {
         )
         .expect_err("negative");
         assert_eq!(
-            (error.code, error.index, error.value.as_deref()),
+            (
+                error.details().code.as_str(),
+                error.details().index,
+                error.details().value.as_deref()
+            ),
             ("D3011", Some(4), Some("-2"))
         );
         assert_eq!(eval(r#"$split("a", ",", -1)"#), "ERR D3020");
         assert_eq!(eval(r#"$match("a", /a/, -1)"#), "ERR D3040");
         let error = run(r#"$match("aab", /a*/)"#, Vec::new(), JsonataLimits::default()).expect_err("empty match");
-        assert_eq!((error.code, error.value.as_deref()), ("D1004", Some(r#""a*""#)));
+        assert_eq!(
+            (error.details().code.as_str(), error.details().value.as_deref()),
+            ("D1004", Some(r#""a*""#))
+        );
         assert_eq!(eval("$string(1/0)"), "ERR D3001");
     }
 
@@ -1948,9 +1964,9 @@ mod tests {
             ..JsonataLimits::default()
         };
         let error = run(r#"$pad("x", 1e15)"#, Vec::new(), limits).expect_err("too wide");
-        assert_eq!(error.code, "U1006");
+        assert_eq!(error.details().code.as_str(), "U1006");
         let error = run(r#"$pad("x", -1e300, "ab")"#, Vec::new(), limits).expect_err("too wide");
-        assert_eq!(error.code, "U1006");
+        assert_eq!(error.details().code.as_str(), "U1006");
         let text = Value::String(Str::from("a".repeat(1_000).as_str()));
         let long = Value::String(Str::from("b".repeat(1_000).as_str()));
         let error = run(
@@ -1959,16 +1975,16 @@ mod tests {
             limits,
         )
         .expect_err("grows to a million");
-        assert_eq!(error.code, "U1006");
+        assert_eq!(error.details().code.as_str(), "U1006");
         let error = run(
             r#"$replace($s, /a/, $t)"#,
             vec![("s", text.clone()), ("t", long)],
             limits,
         )
         .expect_err("grows to a million");
-        assert_eq!(error.code, "U1006");
+        assert_eq!(error.details().code.as_str(), "U1006");
         let error = run(r#"$join([1..200].$s, ",")"#, vec![("s", text)], limits).expect_err("long join");
-        assert_eq!(error.code, "U1006");
+        assert_eq!(error.details().code.as_str(), "U1006");
         let nested = "[".repeat(400) + &"]".repeat(400);
         let error = run(
             &format!("$string({nested}, true)"),
@@ -1979,7 +1995,7 @@ mod tests {
             },
         )
         .expect_err("indentation grows with the square of the depth");
-        assert_eq!(error.code, "U1006");
+        assert_eq!(error.details().code.as_str(), "U1006");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use writ_core::Str;
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::regex::Pattern;
 
 /// What a token is.
@@ -185,7 +185,7 @@ impl Lexer {
             while !(self.is(self.pos, b'*') && self.is(self.pos + 1, b'/')) {
                 self.pos += 1;
                 if self.pos >= self.src.len() {
-                    return Err(Error::new("S0106").at(start));
+                    return Err(Error::new(Code::S0106).at(start));
                 }
             }
             self.pos += 2;
@@ -225,7 +225,7 @@ impl Lexer {
                 .and_then(|rest| rest.iter().position(|&u| u == u16::from(b'`')))
             else {
                 self.pos = self.src.len();
-                return Err(Error::new("S0105").at(self.pos));
+                return Err(Error::new(Code::S0105).at(self.pos));
             };
             let name = self.slice(start, start + end);
             self.pos = start + end + 1;
@@ -297,13 +297,13 @@ impl Lexer {
                         .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()))
                         .and_then(|d| u16::from_str_radix(&d, 16).ok());
                     let Some(value) = value else {
-                        return Err(Error::new("S0104").at(self.pos));
+                        return Err(Error::new(Code::S0104).at(self.pos));
                     };
                     text.push(value);
                     self.pos += 4;
                 } else {
                     let token = escaped.map(|u| String::from_utf16_lossy(&[u])).unwrap_or_default();
-                    return Err(Error::new("S0103").at(self.pos).token(token));
+                    return Err(Error::new(Code::S0103).at(self.pos).with_token(token));
                 }
             } else if unit == quote {
                 self.pos += 1;
@@ -313,7 +313,7 @@ impl Lexer {
             }
             self.pos += 1;
         }
-        Err(Error::new("S0101").at(self.pos))
+        Err(Error::new(Code::S0101).at(self.pos))
     }
 
     /// A number literal at the current position, if one starts here: jsonata-js's
@@ -354,7 +354,7 @@ impl Lexer {
                 self.pos = end;
                 Ok(Some(Tok::Number(number)))
             }
-            _ => Err(Error::new("S0102").at(start).token(text)),
+            _ => Err(Error::new(Code::S0102).at(start).with_token(text)),
         }
     }
 
@@ -367,7 +367,7 @@ impl Lexer {
             if unit == u16::from(b'/') && depth == 0 && self.backslashes_before(self.pos).is_multiple_of(2) {
                 let pattern = String::from_utf16_lossy(self.src.get(start..self.pos).unwrap_or_default());
                 if pattern.is_empty() {
-                    return Err(Error::new("S0301").at(self.pos));
+                    return Err(Error::new(Code::S0301).at(self.pos));
                 }
                 self.pos += 1;
                 let flags_start = self.pos;
@@ -389,7 +389,7 @@ impl Lexer {
             }
             self.pos += 1;
         }
-        Err(Error::new("S0302").at(self.pos))
+        Err(Error::new(Code::S0302).at(self.pos))
     }
 
     /// How many backslashes come right before `at`.
@@ -411,7 +411,7 @@ fn compile_regex(pattern: &str, flags: &str) -> Result<Pattern> {
     if let Some(twice) = ['i', 'm'].into_iter().find(|&flag| flags.matches(flag).count() > 1) {
         let mut quoted = String::new();
         writ_core::write_json_string(&Str::from(pattern), &mut quoted);
-        return Err(Error::new("S0303").value(quoted).detail(format!(
+        return Err(Error::new(Code::S0303).with_value(quoted).with_detail(format!(
             "Invalid regular expression /{pattern}/{flags}: the flag {twice} is given twice"
         )));
     }

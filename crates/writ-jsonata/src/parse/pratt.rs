@@ -14,7 +14,7 @@ use writ_core::Str;
 use super::MAX_DEPTH;
 use super::lexer::{Lexer, Tok, Token};
 use crate::ast::BinaryOp;
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::regex::Pattern;
 use crate::signature::Signature;
 
@@ -178,10 +178,10 @@ impl RawKind {
 
 /// The error for nesting past [`MAX_DEPTH`].
 pub(super) fn too_deep(position: usize) -> Error {
-    Error::new("U1001")
+    Error::new(Code::U1001)
         .at(position)
-        .value(MAX_DEPTH.to_string())
-        .detail(format!(
+        .with_value(MAX_DEPTH.to_string())
+        .with_detail(format!(
             "the expression nests deeper than {MAX_DEPTH} levels: flatten it, for example by binding parts to variables"
         ))
 }
@@ -272,7 +272,9 @@ impl Parser {
         parser.advance(None, false)?;
         let tree = parser.expression(0)?;
         if !matches!(parser.node.tok, Tok::End) {
-            return Err(Error::new("S0201").at(parser.node.position).token(parser.node.text()));
+            return Err(Error::new(Code::S0201)
+                .at(parser.node.position)
+                .with_token(parser.node.text()));
         }
         Ok(tree)
     }
@@ -284,14 +286,14 @@ impl Parser {
             && self.node.id() != id
         {
             let code = if matches!(self.node.tok, Tok::End) {
-                "S0203"
+                Code::S0203
             } else {
-                "S0202"
+                Code::S0202
             };
             return Err(Error::new(code)
                 .at(self.node.position)
-                .token(self.node.text())
-                .value(id));
+                .with_token(self.node.text())
+                .with_value(id));
         }
         self.node = match self.lexer.next(infix)? {
             None => Token {
@@ -300,7 +302,7 @@ impl Parser {
             },
             Some(token) => {
                 if let Tok::Op(op @ ("!" | "~")) = token.tok {
-                    return Err(Error::new("S0204").at(token.position).token(op));
+                    return Err(Error::new(Code::S0204).at(token.position).with_token(op));
                 }
                 token
             }
@@ -396,7 +398,7 @@ impl Parser {
                 self.advance(Some("|"), false)?;
                 RawKind::Transform(Box::new(pattern), Box::new(update), delete)
             }
-            Tok::Op(op) => return Err(Error::new("S0211").at(position).token(op)),
+            Tok::Op(op) => return Err(Error::new(Code::S0211).at(position).with_token(op)),
         };
         node(kind, position)
     }
@@ -424,7 +426,7 @@ impl Parser {
     fn infix(&mut self, token: Token, left: Raw) -> Result<Raw> {
         let position = token.position;
         let Tok::Op(op) = token.tok else {
-            return Err(Error::new("S0201").at(position).token(token.text()));
+            return Err(Error::new(Code::S0201).at(position).with_token(token.text()));
         };
         if let Some((op, power)) = binary(op) {
             let right = self.expression(power)?;
@@ -488,7 +490,7 @@ impl Parser {
             "{" => RawKind::Group(Box::new(left), self.pairs()?),
             ":=" => {
                 let RawKind::Variable(name) = &left.kind else {
-                    return Err(Error::new("S0212").at(left.position).token(left.text()));
+                    return Err(Error::new(Code::S0212).at(left.position).with_token(left.text()));
                 };
                 let name = name.clone();
                 RawKind::Bind(name, Box::new(self.expression(9)?))
@@ -496,7 +498,7 @@ impl Parser {
             "@" | "#" => {
                 let right = self.expression(80)?;
                 let RawKind::Variable(name) = right.kind else {
-                    return Err(Error::new("S0214").at(right.position).token(op));
+                    return Err(Error::new(Code::S0214).at(right.position).with_token(op));
                 };
                 if op == "@" {
                     RawKind::Focus(Box::new(left), name)
@@ -514,7 +516,7 @@ impl Parser {
                 };
                 RawKind::Condition(Box::new(left), Box::new(then), otherwise)
             }
-            _ => return Err(Error::new("S0201").at(position).token(op)),
+            _ => return Err(Error::new(Code::S0201).at(position).with_token(op)),
         };
         node(kind, position)
     }
@@ -547,10 +549,10 @@ impl Parser {
         let mut params = Vec::with_capacity(args.len());
         for (index, arg) in args.into_iter().enumerate() {
             let RawKind::Variable(name) = arg.kind else {
-                return Err(Error::new("S0208")
+                return Err(Error::new(Code::S0208)
                     .at(arg.position)
-                    .token(arg.text())
-                    .value((index + 1).to_string()));
+                    .with_token(arg.text())
+                    .with_value((index + 1).to_string()));
             };
             params.push(name);
         }
@@ -581,10 +583,7 @@ impl Parser {
             text.push_str(&self.node.text());
         }
         self.advance(Some(">"), false)?;
-        Signature::parse(&text).map_err(|mut error| {
-            error.position = Some(start + error.position.unwrap_or(0));
-            error
-        })
+        Signature::parse(&text).map_err(|error| error.moved_by(start))
     }
 }
 

@@ -21,7 +21,7 @@ use writ_core::Str;
 use super::MAX_DEPTH;
 use super::pratt::{Raw, RawKind, too_deep};
 use crate::ast::{Call, Group, Kind, Lambda, Node, SortTerm, Stage, Transform};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 
 /// An index into the slot arena.
 type SlotId = usize;
@@ -148,7 +148,9 @@ pub(super) fn process(raw: Raw) -> Result<Node> {
     let mut processor = Processor::default();
     let out = processor.process(raw)?;
     if matches!(out.node.kind, Kind::Parent(_)) || !out.seeking.is_empty() {
-        return Err(Error::new("S0217").at(out.node.position).token(js_type(&out.node.kind)));
+        return Err(Error::new(Code::S0217)
+            .at(out.node.position)
+            .with_token(js_type(&out.node.kind)));
     }
     let renames: HashMap<Str, Str> = processor
         .slots
@@ -205,7 +207,7 @@ impl Processor {
                 out.slot = Some(id);
                 out
             }
-            RawKind::End => return Err(Error::new("S0207").at(position).token("(end)")),
+            RawKind::End => return Err(Error::new(Code::S0207).at(position).with_token("(end)")),
             RawKind::Dot(items) => self.path(items, position)?,
             RawKind::Binary(op, lhs, rhs) => {
                 let lhs = self.process(*lhs)?;
@@ -222,7 +224,7 @@ impl Processor {
             RawKind::Group(lhs, pairs) => {
                 let mut result = self.process(*lhs)?;
                 if result.node.group.is_some() {
-                    return Err(Error::new("S0210").at(position));
+                    return Err(Error::new(Code::S0210).at(position));
                 }
                 let mut processed = Vec::with_capacity(pairs.len());
                 for (key, value) in pairs {
@@ -268,10 +270,10 @@ impl Processor {
                 let mut result = self.process(*lhs)?;
                 let step = result.step_mut();
                 if !step.stages.is_empty() || !step.predicate.is_empty() {
-                    return Err(Error::new("S0215").at(position));
+                    return Err(Error::new(Code::S0215).at(position));
                 }
                 if matches!(step.kind, Kind::Sort(_)) {
-                    return Err(Error::new("S0216").at(position));
+                    return Err(Error::new(Code::S0216).at(position));
                 }
                 if keep_array {
                     step.keep_array = true;
@@ -498,7 +500,7 @@ impl Processor {
                     }
                     _ => continue,
                 };
-                return Err(Error::new("S0213").at(step.position).value(literal));
+                return Err(Error::new(Code::S0213).at(step.position).with_value(literal));
             }
             let keep = steps.iter().skip(checked).any(|step| step.keep_array);
             checked = steps.len();
@@ -521,7 +523,7 @@ impl Processor {
     fn filter(&mut self, lhs: Raw, rhs: Raw, position: usize) -> Result<Out> {
         let mut result = self.process(lhs)?;
         if result.step_mut().group.is_some() {
-            return Err(Error::new("S0209").at(position));
+            return Err(Error::new(Code::S0209).at(position));
         }
         let predicate = self.process(rhs)?;
         if !predicate.seeking.is_empty() {
@@ -578,10 +580,10 @@ impl Processor {
     fn seek_parent(&mut self, node: &mut Node, slot: SlotId) -> Result<()> {
         self.seeks += 1;
         if self.seeks > MAX_SEEKS {
-            return Err(Error::new("U1001")
+            return Err(Error::new(Code::U1001)
                 .at(node.position)
-                .value(MAX_SEEKS.to_string())
-                .detail(format!(
+                .with_value(MAX_SEEKS.to_string())
+                .with_detail(format!(
                     "the parent operators % of the expression walk back over more than {MAX_SEEKS} steps: use fewer %"
                 )));
         }
@@ -615,7 +617,7 @@ impl Processor {
                     }
                 }
             }
-            other => return Err(Error::new("S0217").at(node.position).token(js_type(other))),
+            other => return Err(Error::new(Code::S0217).at(node.position).with_token(js_type(other))),
         }
         Ok(())
     }

@@ -10,7 +10,7 @@ use regex::{Regex, RegexBuilder};
 use writ_core::date::{MONTH_NAMES, MS_PER_DAY, UtcFields, parse_date_utf16, time_clip, utc};
 
 use super::picture::{DAYS, Marker, Part, analyse, component_value, month_start};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
 use crate::functions::number::jsnum::parse_int;
 use crate::functions::number::picture::{self as integer, Grouping, IntegerFormat, Primary};
@@ -81,7 +81,7 @@ pub(super) fn parse_iso(cx: &mut Cx<'_>, timestamp: &[u16]) -> Result<f64> {
     if !ISO_8601.is_match(&text) {
         let mut value = String::new();
         writ_core::write_json_string(&writ_core::Str::from_utf16(timestamp), &mut value);
-        return Err(Error::new("D3110").value(value).at(cx.position));
+        return Err(Error::new(Code::D3110).with_value(value).at(cx.position));
     }
     Ok(parse_date_utf16(timestamp).unwrap_or(f64::NAN))
 }
@@ -126,7 +126,9 @@ pub(super) fn parse_with_picture(cx: &mut Cx<'_>, timestamp: &[u16], picture: &[
         pattern.push_str(&regex);
         pattern.push(')');
         if pattern.len() > MAX_PATTERN_LEN {
-            return Err(Error::new("U1007").value(MAX_PATTERN_LEN.to_string()).at(cx.position));
+            return Err(Error::new(Code::U1007)
+                .with_value(MAX_PATTERN_LEN.to_string())
+                .at(cx.position));
         }
         readers.push((component, reader));
     }
@@ -140,13 +142,15 @@ pub(super) fn parse_with_picture(cx: &mut Cx<'_>, timestamp: &[u16], picture: &[
     let pattern_cost = pattern.len() as u64;
     let match_cost = pattern_cost.saturating_mul(timestamp.len() as u64 + 1);
     if match_cost > MAX_MATCH_UNITS {
-        return Err(Error::new("U1007").value(MAX_MATCH_UNITS.to_string()).at(cx.position));
+        return Err(Error::new(Code::U1007)
+            .with_value(MAX_MATCH_UNITS.to_string())
+            .at(cx.position));
     }
     cx.steps(pattern_cost)?;
     cx.steps(match_cost / MATCH_UNITS_PER_STEP)?;
     let Some(regex) = compile(&pattern) else {
-        return Err(Error::new("U1007")
-            .value(PATTERN_SIZE_LIMIT.to_string())
+        return Err(Error::new(Code::U1007)
+            .with_value(PATTERN_SIZE_LIMIT.to_string())
             .at(cx.position));
     };
     let canonical: Vec<u16> = timestamp.iter().map(|&u| canonicalize(u)).collect();
@@ -259,7 +263,7 @@ fn reader_for(cx: &Cx<'_>, part: &Part) -> Result<(u16, String, Reader)> {
         _ => {
             let mut value = String::new();
             writ_core::write_json_string(&writ_core::Str::from_utf16(&[component]), &mut value);
-            return Err(Error::new("D3133").value(value).at(cx.position));
+            return Err(Error::new(Code::D3133).with_value(value).at(cx.position));
         }
     };
     Ok((component, "[A-Z]+".to_owned(), Reader::Name(names)))
@@ -377,7 +381,7 @@ impl Components {
             if given {
                 started = true;
                 if ended {
-                    return Err(Error::new("D3136").at(cx.position));
+                    return Err(Error::new(Code::D3136).at(cx.position));
                 }
             } else if started {
                 self.set(c as u16, Some(if "MDd".contains(c) { 1.0 } else { 0.0 }));
@@ -399,7 +403,7 @@ impl Components {
             day = fields.day;
         }
         if date_c || date_d {
-            return Err(Error::new("D3136").at(cx.position));
+            return Err(Error::new(Code::D3136).at(cx.position));
         }
         let mut hours = value('H');
         if time_b {

@@ -5,7 +5,7 @@
 use writ_core::date::{MONTH_NAMES, MS_PER_DAY, UtcFields, time_clip, utc};
 use writ_core::{Str, js, js_number_to_string, write_json_string};
 
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
 use crate::functions::number::fdlibm;
 use crate::functions::number::jsnum::{native_error, pace, parse_int};
@@ -111,7 +111,7 @@ pub(super) fn analyse(cx: &mut Cx<'_>, picture: &[u16]) -> Result<Vec<Part>> {
             add_literal(&mut parts, &picture[start..pos]);
             start = pos;
             let Some(end) = index_of(picture, &[0x5D], start) else {
-                return Err(Error::new("D3135").at(cx.position));
+                return Err(Error::new(Code::D3135).at(cx.position));
             };
             pos = end;
             cx.steps((end - start) as u64)?;
@@ -161,7 +161,7 @@ fn analyse_marker(cx: &mut Cx<'_>, marker: &[u16], parts: &mut [Part]) -> Result
             Some(default) => (units(default), None),
             None => {
                 let name = component.map(|c| vec![c]).unwrap_or_default();
-                return Err(Error::new("D3132").value(json_text(&name)).at(cx.position));
+                return Err(Error::new(Code::D3132).with_value(json_text(&name)).at(cx.position));
             }
         },
         [_] => (presentation.to_vec(), None),
@@ -428,7 +428,9 @@ fn format_marker(cx: &mut Cx<'_>, t: f64, fields: &UtcFields, marker: &Marker, z
             } else if component == 0x46 {
                 index(&DAYS, n)
             } else {
-                return Err(Error::new("D3133").value(json_text(&[component])).at(cx.position));
+                return Err(Error::new(Code::D3133)
+                    .with_value(json_text(&[component]))
+                    .at(cx.position));
             };
             let Some(name) = name else {
                 // jsonata-js goes on with `undefined`: an error as soon as it is used as text.
@@ -499,9 +501,9 @@ fn format_zone(cx: &mut Cx<'_>, marker: &Marker, zone: Zone) -> Result<Vec<u16>>
             }
             Some(digits) if digits == 3.0 || digits == 4.0 => integer::format(cx, offset, format)?,
             digits => {
-                let error = Error::new("D3134").at(cx.position);
+                let error = Error::new(Code::D3134).at(cx.position);
                 return Err(match digits {
-                    Some(digits) => error.value(js_number_to_string(digits)),
+                    Some(digits) => error.with_value(js_number_to_string(digits)),
                     None => error,
                 });
             }

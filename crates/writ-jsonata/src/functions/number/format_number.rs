@@ -6,7 +6,7 @@
 use super::jsnum::{native_error, pace, reserve, round_half_even};
 use super::picture::regular_positions;
 use super::text::{char_at, contains, index_of, last_index_of, replace_first, slice, split, substring, units};
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -179,7 +179,7 @@ impl Parts {
     }
 
     /// The error of the last rule of F&O 4.7.3 the sub-picture breaks, if any.
-    fn validate(&self, cx: &mut Cx<'_>, p: &Properties) -> Result<Option<&'static str>> {
+    fn validate(&self, cx: &mut Cx<'_>, p: &Properties) -> Result<Option<Code>> {
         let mut error = None;
         let picture = &self.picture;
         // Each rule reads the sub-picture once or twice: charged rule by rule, so that the
@@ -188,29 +188,29 @@ impl Parts {
         cx.steps(pass)?;
         let decimal_at = index_of(picture, &p.decimal, 0);
         if decimal_at != last_index_of(picture, &p.decimal) {
-            error = Some("D3081");
+            error = Some(Code::D3081);
         }
         cx.steps(pass)?;
         if index_of(picture, &p.percent, 0) != last_index_of(picture, &p.percent) {
-            error = Some("D3082");
+            error = Some(Code::D3082);
         }
         cx.steps(pass)?;
         if index_of(picture, &p.per_mille, 0) != last_index_of(picture, &p.per_mille) {
-            error = Some("D3083");
+            error = Some(Code::D3083);
         }
         cx.steps(pass)?;
         let has_percent = contains(picture, &p.percent);
         let has_per_mille = contains(picture, &p.per_mille);
         if has_percent && has_per_mille {
-            error = Some("D3084");
+            error = Some(Code::D3084);
         }
         cx.steps(pass)?;
         if !self.mantissa.iter().any(|&u| p.is_family(u) || p.is_digit_sign(u)) {
-            error = Some("D3085");
+            error = Some(Code::D3085);
         }
         cx.steps(pass)?;
         if self.active.iter().any(|&u| !p.is_active(u)) {
-            error = Some("D3086");
+            error = Some(Code::D3086);
         }
         match decimal_at {
             Some(at) => {
@@ -218,38 +218,38 @@ impl Parts {
                 if char_at(picture, at - 1) == p.grouping.as_slice()
                     || char_at(picture, at + 1) == p.grouping.as_slice()
                 {
-                    error = Some("D3087");
+                    error = Some(Code::D3087);
                 }
             }
             None => {
                 if char_at(&self.integer, self.integer.len() as i64 - 1) == p.grouping.as_slice() {
-                    error = Some("D3088");
+                    error = Some(Code::D3088);
                 }
             }
         }
         cx.steps(pass)?;
         if contains(picture, &[p.grouping.as_slice(), p.grouping.as_slice()].concat()) {
-            error = Some("D3089");
+            error = Some(Code::D3089);
         }
         cx.steps(pass)?;
         if let Some(at) = index_of(&self.integer, &p.digit, 0)
             && p.count_family(&self.integer[..at]) > 0
         {
-            error = Some("D3090");
+            error = Some(Code::D3090);
         }
         cx.steps(pass)?;
         if let Some(at) = last_index_of(&self.fractional, &p.digit)
             && p.count_family(self.fractional.get(at..).unwrap_or(&[])) > 0
         {
-            error = Some("D3091");
+            error = Some(Code::D3091);
         }
         cx.steps(pass)?;
         if let Some(exponent) = &self.exponent {
             if !exponent.is_empty() && (has_percent || has_per_mille) {
-                error = Some("D3092");
+                error = Some(Code::D3092);
             }
             if exponent.is_empty() || exponent.iter().any(|&u| !p.is_family(u)) {
-                error = Some("D3093");
+                error = Some(Code::D3093);
             }
         }
         Ok(error)
@@ -404,7 +404,7 @@ fn prepare(cx: &mut Cx<'_>, picture: &[u16], options: &Val) -> Result<(Propertie
     let p = Properties::new(cx, options)?;
     let sub_pictures = split(picture, &p.pattern);
     if sub_pictures.len() > 2 {
-        return Err(Error::new("D3080").at(cx.position));
+        return Err(Error::new(Code::D3080).at(cx.position));
     }
     let mut parts = Vec::with_capacity(2);
     for sub in sub_pictures {

@@ -5,7 +5,7 @@
 use writ_core::{js, js_number_to_string};
 
 use super::text::units;
-use crate::error::Error;
+use crate::error::{Code, Error};
 use crate::eval::Cx;
 
 /// The longest string V8 builds (`2^29 - 24` code units); past it JavaScript throws, and writ
@@ -16,7 +16,9 @@ pub(in crate::functions) const MAX_STRING: usize = (1 << 29) - 24;
 /// cap of [`MAX_STRING`].
 pub(in crate::functions) fn reserve(cx: &mut Cx<'_>, len: usize) -> crate::error::Result<()> {
     if len > MAX_STRING {
-        return Err(Error::new("U1007").value(MAX_STRING.to_string()).at(cx.position));
+        return Err(Error::new(Code::U1007)
+            .with_value(MAX_STRING.to_string())
+            .at(cx.position));
     }
     cx.steps(len as u64)?;
     cx.charge_string(len)
@@ -39,7 +41,7 @@ pub(in crate::functions) fn pace(cx: &mut Cx<'_>, i: usize, total: usize) -> cra
 /// An error where jsonata-js fails with a native JavaScript exception (a `RangeError` or a
 /// `TypeError`) rather than one of its coded errors: D3137 carries a free-form message.
 pub(in crate::functions) fn native_error(cx: &Cx<'_>, message: &str) -> Error {
-    Error::new("D3137").detail(message).at(cx.position)
+    Error::new(Code::D3137).with_detail(message).at(cx.position)
 }
 
 /// `String(n)` as UTF-16 units.

@@ -11,7 +11,7 @@ use super::jsnum::{native_error, number_units, pace, parse_int, reserve};
 use super::text::{
     ascii_lower, ascii_upper, code_points, insert_at, last_index_of, push_code_point, replace_all, units,
 };
-use crate::error::{Error, Result};
+use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
 
 /// The zero digit of every decimal digit family jsonata-js recognises.
@@ -144,7 +144,7 @@ fn analyse_digits(cx: &mut Cx<'_>, primary: &[u16], mut format: IntegerFormat) -
             position += 1;
             match zero {
                 None => zero = Some(group),
-                Some(z) if z != group => return Err(Error::new("D3131").at(cx.position)),
+                Some(z) if z != group => return Err(Error::new(Code::D3131).at(cx.position)),
                 Some(_) => {}
             }
         } else if cp == 0x23 {
@@ -230,7 +230,7 @@ pub(in crate::functions) fn format(cx: &mut Cx<'_>, value: f64, format: &Integer
             }
         }
         Primary::Decimal { zero, grouping } => decimal(cx, value, *zero, grouping, format)?,
-        Primary::Sequence(token) => return Err(Error::new("D3130").value(json_text(token)).at(cx.position)),
+        Primary::Sequence(token) => return Err(Error::new(Code::D3130).with_value(json_text(token)).at(cx.position)),
     };
     if negative {
         text.insert(0, 0x2D);
@@ -617,7 +617,7 @@ pub(in crate::functions) fn parse(cx: &mut Cx<'_>, text: &[u16], format: &Intege
             }
             Ok(parse_int(&digits))
         }
-        Primary::Sequence(token) => Err(Error::new("D3130").value(json_text(token)).at(cx.position)),
+        Primary::Sequence(token) => Err(Error::new(Code::D3130).with_value(json_text(token)).at(cx.position)),
     }
 }
 
@@ -703,7 +703,7 @@ pub(in crate::functions) fn pattern(cx: &Cx<'_>, format: &IntegerFormat) -> Resu
             }
             pattern
         }
-        Primary::Sequence(token) => return Err(Error::new("D3130").value(json_text(token)).at(cx.position)),
+        Primary::Sequence(token) => return Err(Error::new(Code::D3130).with_value(json_text(token)).at(cx.position)),
     })
 }
 
