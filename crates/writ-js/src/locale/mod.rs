@@ -18,10 +18,14 @@
 //! - Where ICU4X's CLDR 49 differs from node's CLDR 48 in a way a rule can repair (a symbol
 //!   the locale writes as the code, a style's own grouping, a name pattern ICU4X does not
 //!   carry), node's own tables ([`node`], read from `data/`) repair it.
-//! - Where it cannot (the unit style, scientific and compact notation, a locale node knows and
-//!   ICU4X has no data for, the locales and styles of [`node::DIVERGENT_STYLES`], a lone surrogate
-//!   or a Han-against-Han decision in collated text), the call is refused as a guardrail
-//!   violation, never answered differently.
+//! - The scientific and engineering notations round the number over its power of ten and write
+//!   node's exponent separator; the compact notation takes its names and powers from ICU4X's CLDR
+//!   patterns, the unit style its names from ICU4X's unit data (lengths, areas, volumes, masses,
+//!   durations, and `percent` as the percent style).
+//! - Where it cannot (the other units, a notation with another style, a locale node knows and
+//!   ICU4X has no data for, the locales and styles of [`node::DIVERGENT_STYLES`] and
+//!   [`node::NOTATIONS_REFUSED`], a lone surrogate or a Han-against-Han decision in collated
+//!   text), the call is refused as a guardrail violation, never answered differently.
 //!
 //! The module's parts: [`tags`] reads and resolves locale lists, [`options`] reads option bags,
 //! [`number`] resolves, rounds and writes numbers, [`collate`] compares text, [`case`] maps case,

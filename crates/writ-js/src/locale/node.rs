@@ -78,6 +78,17 @@ pub(super) static CURRENCY_NAMES_REFUSED: LazyLock<Table> =
 pub(super) static NAN_TEXTS: LazyLock<Table> =
     LazyLock::new(|| read(serde_json::from_str(include_str!("data/nan-texts.json"))));
 
+/// The text between the digits and the exponent of the scientific and engineering notations,
+/// where it is not `E`: by locale (`sv`), by locale and numbering system (`ar/arab`), or by
+/// numbering system alone (`/arab`).
+pub(super) static EXPONENT_SEPARATORS: LazyLock<Table> =
+    LazyLock::new(|| read(serde_json::from_str(include_str!("data/exponent-separators.json"))));
+
+/// Notations and unit widths whose names writ's data has differently from node's, per locale:
+/// `compact`, `compact-long`, `unit-short`, `unit-narrow`, `unit-long`, or `*` for all.
+pub(super) static NOTATIONS_REFUSED: LazyLock<Table> =
+    LazyLock::new(|| read(serde_json::from_str(include_str!("data/notations-refused.json"))));
+
 /// Collations node offers that ICU4X's compiled data does not have.
 pub(super) const ICU4X_LACKS_COLLATIONS: &[&str] = &["searchjl"];
 
@@ -98,12 +109,14 @@ mod tests {
         for (list, len) in lists {
             assert_eq!(list.len(), len);
         }
-        let tables: [(&Table, usize); 5] = [
+        let tables: [(&Table, usize); 7] = [
             (&STYLE_GROUPING, 24),
             (&DIVERGENT_STYLES, 57),
             (&CURRENCY_NAME_PATTERNS, 80),
             (&CURRENCY_NAMES_REFUSED, 108),
             (&NAN_TEXTS, 32),
+            (&EXPONENT_SEPARATORS, 26),
+            (&NOTATIONS_REFUSED, 8),
         ];
         for (table, len) in tables {
             assert_eq!(table.len(), len);

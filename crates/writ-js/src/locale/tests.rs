@@ -104,6 +104,66 @@ fn formats_as_node_does_in_the_main_locales() {
     }
 }
 
+/// The compact, scientific and engineering notations and the unit style in the eight main
+/// locales (`testdata/notations.jsonl`, written by `testdata/notations.mjs main`).
+#[test]
+fn writes_notations_and_units_as_node_does_in_the_main_locales() {
+    let cases = answers(include_str!("testdata/notations.jsonl"));
+    assert_eq!(cases.len(), 2880);
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter_map(
+            |Answer {
+                 locale,
+                 options,
+                 n,
+                 want,
+             }| {
+                let got = format(*n, &quoted(locale), options);
+                (got.as_deref() != Ok(want.as_str()))
+                    .then(|| format!("{n} in {locale} with {options}: {got:?}, node {want:?}"))
+            },
+        )
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} answers differ from node's:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+/// The notations and units in every locale node has (`testdata/notations-all.jsonl`): each
+/// answer is node's, or a guardrail refusal; the count answered is pinned, so a refusal that
+/// spreads shows here.
+#[test]
+fn writes_notations_in_every_locale_as_node_does_or_refuses() {
+    let cases = answers(include_str!("testdata/notations-all.jsonl"));
+    assert_eq!(cases.len(), 4760);
+    let mut answered = 0;
+    let mut wrong = Vec::new();
+    for Answer {
+        locale,
+        options,
+        n,
+        want,
+    } in &cases
+    {
+        match format(*n, &quoted(locale), options) {
+            Ok(got) if got == *want => answered += 1,
+            Err(error) if error.reason() == Reason::GuardrailViolation => {}
+            other => wrong.push(format!("{n} in {locale} with {options}: {other:?}, node {want:?}")),
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} answers differ from node's:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert_eq!(answered, 3134, "answered");
+}
+
 /// Digit and rounding options, minor units and special values, in en-US
 /// (`testdata/digits.jsonl`).
 #[test]
@@ -211,8 +271,15 @@ fn arguments_fail_where_intl_fails_and_are_refused_where_it_would_run() {
         ("\"en\"", r#"{"style":"Currency"}"#, runtime),
         ("\"en\"", r#"{"style":"unit"}"#, runtime),
         ("\"en\"", r#"{"style":"unit","unit":"meters"}"#, runtime),
-        ("\"en\"", r#"{"style":"unit","unit":"meter"}"#, guardrail),
-        ("\"en\"", r#"{"notation":"compact"}"#, guardrail),
+        ("\"en\"", r#"{"style":"unit","unit":"byte"}"#, guardrail),
+        ("\"en\"", r#"{"style":"unit","unit":"celsius"}"#, guardrail),
+        ("\"en\"", r#"{"style":"unit","unit":"kilometer-per-hour"}"#, guardrail),
+        (
+            "\"en\"",
+            r#"{"style":"unit","unit":"meter","notation":"compact"}"#,
+            guardrail,
+        ),
+        ("\"en\"", r#"{"style":"percent","notation":"scientific"}"#, guardrail),
         (
             "\"en\"",
             r#"{"notation":"scientific","maximumFractionDigits":21}"#,

@@ -134,7 +134,7 @@ pub(super) struct NumberData {
 
 /// The locales `locale` inherits CLDR data from, itself first, without the root (ICU4X's
 /// fallback chain: `es-MX`, `es-419`, `es`).
-fn data_chain(locale: &Locale) -> Vec<String> {
+pub(super) fn data_chain(locale: &Locale) -> Vec<String> {
     let fallbacker = icu::locale::fallback::LocaleFallbacker::new()
         .for_config(icu::locale::fallback::LocaleFallbackConfig::default());
     let mut iterator = fallbacker.fallback_for(icu::locale::DataLocale::from(locale));
@@ -185,7 +185,7 @@ fn around_digit(text: &str, digit: char) -> Option<(String, String)> {
 
 /// The first run of digits in `text`, with the separators inside it: its byte range, its digit
 /// values, and the text between consecutive digit groups.
-struct NumberRun {
+pub(super) struct NumberRun {
     /// Where the number starts.
     pub(super) start: usize,
     /// Where it ends.
@@ -197,7 +197,7 @@ struct NumberRun {
 }
 
 /// Finds the first number written with `digits` in `text`.
-fn find_number(text: &str, digits: &[char; 10]) -> Option<NumberRun> {
+pub(super) fn find_number(text: &str, digits: &[char; 10]) -> Option<NumberRun> {
     let value_of = |c: char| digits.iter().position(|&d| d == c).and_then(|v| u8::try_from(v).ok());
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let first = chars.iter().position(|&(_, c)| value_of(c).is_some())?;

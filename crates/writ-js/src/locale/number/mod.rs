@@ -2,6 +2,7 @@
 
 mod data;
 mod exact;
+mod notation;
 mod write;
 
 use std::sync::Arc;
@@ -17,6 +18,7 @@ use crate::locale::options::{Options, digits_in_range, is_type_sequence};
 use crate::locale::tags::{requested_locales, resolve_number_locale};
 
 use data::{DataKind, NUMBER_DATA, NumberData, inherited};
+use notation::{Notation, Scaler, UnitNames, UnitWidth};
 
 /// `style`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +145,13 @@ pub(super) struct NumberFormat {
     sign: SignDisplay,
     /// `currencySign: "accounting"`.
     accounting: bool,
+    /// A notation's power of ten and names; `None` for the standard notation.
+    scaler: Option<Scaler>,
+    /// The unit's names, for `style: "unit"`.
+    unit: Option<UnitNames>,
+    /// Whether the number is a fraction of one hundred: the percent style, not the `percent`
+    /// unit, which takes the number as it is.
+    hundredths: bool,
 }
 
 /// The currencies whose minor unit is not two digits, as node's ICU counts them (CLDR 48).
@@ -235,13 +244,12 @@ impl NumberFormat {
             _ => CurrencyDisplay::Symbol,
         };
         let accounting = bag.choice(cx, "currencySign", &["standard", "accounting"])? == Some("accounting");
-        match bag.text(cx, "unit")? {
+        let unit = match bag.text(cx, "unit")? {
             None if unit_style => {
                 return Err(Error::type_error(
                     "Invalid unit argument: the unit style needs a unit, as in { style: \"unit\", unit: \"meter\" }",
                 ));
             }
-            None => {}
             Some(unit) if !is_well_formed_unit(&unit) => {
                 let shown: String = unit.chars().take(40).collect();
                 return Err(Error::range_error(format!(
@@ -249,9 +257,10 @@ impl NumberFormat {
                      \"kilometer-per-hour\""
                 )));
             }
-            Some(_) => {}
-        }
-        bag.choice(cx, "unitDisplay", &["short", "narrow", "long"])?;
+            None => None,
+            Some(unit) => Some(unit),
+        };
+        let width = UnitWidth::named(bag.choice(cx, "unitDisplay", &["short", "narrow", "long"])?);
         let notation = bag.choice(cx, "notation", &["standard", "scientific", "engineering", "compact"])?;
         let (default_min_fraction, default_max_fraction) = match (style, &currency) {
             (Style::Currency, Some(code)) if !unit_style => {
@@ -263,8 +272,8 @@ impl NumberFormat {
             _ => (0, 3),
         };
         let digits = read_digit_options(cx, &bag, default_min_fraction, default_max_fraction, notation)?;
-        bag.choice(cx, "compactDisplay", &["short", "long"])?;
-        let grouping = read_grouping(cx, &bag, notation == Some("compact"))?;
+        let notation = Notation::named(notation, bag.choice(cx, "compactDisplay", &["short", "long"])?);
+        let grouping = read_grouping(cx, &bag, matches!(notation, Notation::Compact { .. }))?;
         let sign = match bag.choice(
             cx,
             "signDisplay",
@@ -278,18 +287,16 @@ impl NumberFormat {
         };
 
         // Everything Intl checks has passed: now what writ cannot render.
-        if unit_style {
-            return Err(Error::guardrail(
-                "The option style: \"unit\" is not supported: format the number and append the unit yourself, as in \
-                 n.toLocaleString(\"en-US\") + \" km\"",
-            ));
-        }
-        if let Some(notation @ ("scientific" | "engineering" | "compact")) = notation {
+        if notation != Notation::Standard && (style != Style::Decimal || unit_style) {
             return Err(Error::guardrail(format!(
-                "The option notation: \"{notation}\" is not supported: use the standard notation, or toExponential() \
-                 for a scientific one"
+                "The option notation: \"{}\" is supported with the decimal style only; format a plain number, or \
+                 drop the notation",
+                notation.name()
             )));
         }
+        // The `percent` unit is the percent style without the scaling.
+        let percent_unit = unit_style && unit.as_deref() == Some("percent");
+        let style = if percent_unit { Style::Percent } else { style };
         let mut locale = resolve_number_locale(&requested)?;
         // V8 lets the option replace the `nu` keyword even when it names no numbering system.
         let chosen = numbering.or_else(|| {
@@ -339,6 +346,12 @@ impl NumberFormat {
         if built {
             cx.check_clock()?;
         }
+        let zero = data.symbols.digits.first().copied().unwrap_or('0');
+        let scaler = Scaler::new(notation, &locale, zero)?;
+        let unit = match unit {
+            Some(unit) if unit_style && !percent_unit => Some(UnitNames::new(&unit, width, &locale)?),
+            _ => None,
+        };
         Ok(NumberFormat {
             data,
             style,
@@ -346,6 +359,9 @@ impl NumberFormat {
             grouping,
             sign,
             accounting,
+            scaler,
+            unit,
+            hundredths: !percent_unit,
         })
     }
 }
@@ -530,93 +546,102 @@ fn read_grouping(cx: &mut Cx<'_>, bag: &Options<'_>, compact: bool) -> Result<Gr
     })
 }
 
+/// The name of the numbering system whose digit zero is `zero`.
+fn numbering_name(zero: char) -> Option<&'static str> {
+    NUMBERING_SYSTEMS
+        .iter()
+        .find(|&&(_, known)| known == zero)
+        .map(|&(name, _)| name)
+}
+
 /// The digit zero of each numbering system node formats with (the algorithmic ones, such as
 /// `roman`, are not among them: V8 ignores them).
 fn numbering_zero(name: &str) -> Option<char> {
-    /// The systems, sorted by name, with their digit zero.
-    const SYSTEMS: &[(&str, char)] = &[
-        ("adlm", '\u{1E950}'),
-        ("ahom", '\u{11730}'),
-        ("arab", '\u{0660}'),
-        ("arabext", '\u{06F0}'),
-        ("bali", '\u{1B50}'),
-        ("beng", '\u{09E6}'),
-        ("bhks", '\u{11C50}'),
-        ("brah", '\u{11066}'),
-        ("cakm", '\u{11136}'),
-        ("cham", '\u{AA50}'),
-        ("deva", '\u{0966}'),
-        ("diak", '\u{11950}'),
-        ("fullwide", '\u{FF10}'),
-        ("gara", '\u{10D40}'),
-        ("gong", '\u{11DA0}'),
-        ("gonm", '\u{11D50}'),
-        ("gujr", '\u{0AE6}'),
-        ("gukh", '\u{16130}'),
-        ("guru", '\u{0A66}'),
-        ("hanidec", '\u{3007}'),
-        ("hmng", '\u{16B50}'),
-        ("hmnp", '\u{1E140}'),
-        ("java", '\u{A9D0}'),
-        ("kali", '\u{A900}'),
-        ("kawi", '\u{11F50}'),
-        ("khmr", '\u{17E0}'),
-        ("knda", '\u{0CE6}'),
-        ("krai", '\u{16D70}'),
-        ("lana", '\u{1A80}'),
-        ("lanatham", '\u{1A90}'),
-        ("laoo", '\u{0ED0}'),
-        ("latn", '0'),
-        ("lepc", '\u{1C40}'),
-        ("limb", '\u{1946}'),
-        ("mathbold", '\u{1D7CE}'),
-        ("mathdbl", '\u{1D7D8}'),
-        ("mathmono", '\u{1D7F6}'),
-        ("mathsanb", '\u{1D7EC}'),
-        ("mathsans", '\u{1D7E2}'),
-        ("mlym", '\u{0D66}'),
-        ("modi", '\u{11650}'),
-        ("mong", '\u{1810}'),
-        ("mroo", '\u{16A60}'),
-        ("mtei", '\u{ABF0}'),
-        ("mymr", '\u{1040}'),
-        ("mymrepka", '\u{116DA}'),
-        ("mymrpao", '\u{116D0}'),
-        ("mymrshan", '\u{1090}'),
-        ("mymrtlng", '\u{A9F0}'),
-        ("nagm", '\u{1E4F0}'),
-        ("newa", '\u{11450}'),
-        ("nkoo", '\u{07C0}'),
-        ("olck", '\u{1C50}'),
-        ("onao", '\u{1E5F1}'),
-        ("orya", '\u{0B66}'),
-        ("osma", '\u{104A0}'),
-        ("outlined", '\u{1CCF0}'),
-        ("rohg", '\u{10D30}'),
-        ("saur", '\u{A8D0}'),
-        ("segment", '\u{1FBF0}'),
-        ("shrd", '\u{111D0}'),
-        ("sind", '\u{112F0}'),
-        ("sinh", '\u{0DE6}'),
-        ("sora", '\u{110F0}'),
-        ("sund", '\u{1BB0}'),
-        ("sunu", '\u{11BF0}'),
-        ("takr", '\u{116C0}'),
-        ("talu", '\u{19D0}'),
-        ("tamldec", '\u{0BE6}'),
-        ("telu", '\u{0C66}'),
-        ("thai", '\u{0E50}'),
-        ("tibt", '\u{0F20}'),
-        ("tirh", '\u{114D0}'),
-        ("tnsa", '\u{16AC0}'),
-        ("tols", '\u{11DE0}'),
-        ("vaii", '\u{A620}'),
-        ("wara", '\u{118E0}'),
-        ("wcho", '\u{1E2F0}'),
-    ];
-    SYSTEMS
+    NUMBERING_SYSTEMS
         .binary_search_by(|&(system, _)| system.cmp(name))
         .ok()
-        .and_then(|at| SYSTEMS.get(at))
+        .and_then(|at| NUMBERING_SYSTEMS.get(at))
         .map(|&(_, zero)| zero)
 }
+
+/// The numbering systems node formats with, sorted by name, with their digit zero.
+const NUMBERING_SYSTEMS: &[(&str, char)] = &[
+    ("adlm", '\u{1E950}'),
+    ("ahom", '\u{11730}'),
+    ("arab", '\u{0660}'),
+    ("arabext", '\u{06F0}'),
+    ("bali", '\u{1B50}'),
+    ("beng", '\u{09E6}'),
+    ("bhks", '\u{11C50}'),
+    ("brah", '\u{11066}'),
+    ("cakm", '\u{11136}'),
+    ("cham", '\u{AA50}'),
+    ("deva", '\u{0966}'),
+    ("diak", '\u{11950}'),
+    ("fullwide", '\u{FF10}'),
+    ("gara", '\u{10D40}'),
+    ("gong", '\u{11DA0}'),
+    ("gonm", '\u{11D50}'),
+    ("gujr", '\u{0AE6}'),
+    ("gukh", '\u{16130}'),
+    ("guru", '\u{0A66}'),
+    ("hanidec", '\u{3007}'),
+    ("hmng", '\u{16B50}'),
+    ("hmnp", '\u{1E140}'),
+    ("java", '\u{A9D0}'),
+    ("kali", '\u{A900}'),
+    ("kawi", '\u{11F50}'),
+    ("khmr", '\u{17E0}'),
+    ("knda", '\u{0CE6}'),
+    ("krai", '\u{16D70}'),
+    ("lana", '\u{1A80}'),
+    ("lanatham", '\u{1A90}'),
+    ("laoo", '\u{0ED0}'),
+    ("latn", '0'),
+    ("lepc", '\u{1C40}'),
+    ("limb", '\u{1946}'),
+    ("mathbold", '\u{1D7CE}'),
+    ("mathdbl", '\u{1D7D8}'),
+    ("mathmono", '\u{1D7F6}'),
+    ("mathsanb", '\u{1D7EC}'),
+    ("mathsans", '\u{1D7E2}'),
+    ("mlym", '\u{0D66}'),
+    ("modi", '\u{11650}'),
+    ("mong", '\u{1810}'),
+    ("mroo", '\u{16A60}'),
+    ("mtei", '\u{ABF0}'),
+    ("mymr", '\u{1040}'),
+    ("mymrepka", '\u{116DA}'),
+    ("mymrpao", '\u{116D0}'),
+    ("mymrshan", '\u{1090}'),
+    ("mymrtlng", '\u{A9F0}'),
+    ("nagm", '\u{1E4F0}'),
+    ("newa", '\u{11450}'),
+    ("nkoo", '\u{07C0}'),
+    ("olck", '\u{1C50}'),
+    ("onao", '\u{1E5F1}'),
+    ("orya", '\u{0B66}'),
+    ("osma", '\u{104A0}'),
+    ("outlined", '\u{1CCF0}'),
+    ("rohg", '\u{10D30}'),
+    ("saur", '\u{A8D0}'),
+    ("segment", '\u{1FBF0}'),
+    ("shrd", '\u{111D0}'),
+    ("sind", '\u{112F0}'),
+    ("sinh", '\u{0DE6}'),
+    ("sora", '\u{110F0}'),
+    ("sund", '\u{1BB0}'),
+    ("sunu", '\u{11BF0}'),
+    ("takr", '\u{116C0}'),
+    ("talu", '\u{19D0}'),
+    ("tamldec", '\u{0BE6}'),
+    ("telu", '\u{0C66}'),
+    ("thai", '\u{0E50}'),
+    ("tibt", '\u{0F20}'),
+    ("tirh", '\u{114D0}'),
+    ("tnsa", '\u{16AC0}'),
+    ("tols", '\u{11DE0}'),
+    ("vaii", '\u{A620}'),
+    ("wara", '\u{118E0}'),
+    ("wcho", '\u{1E2F0}'),
+];

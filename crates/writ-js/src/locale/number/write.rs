@@ -162,7 +162,7 @@ pub(super) fn plural_locale(locale: &Locale) -> Locale {
 
 /// The number ICU picks a plural form by: its integer part keeps only its lowest 18 digits
 /// (ICU's operands hold the integer in 64 bits), so 10^21 reads as 0.
-fn plural_digits(ascii: &str) -> String {
+pub(super) fn plural_digits(ascii: &str) -> String {
     let (integer, fraction) = ascii.split_once('.').unwrap_or((ascii, ""));
     let low = integer.get(integer.len().saturating_sub(18)..).unwrap_or(integer);
     let low = low.trim_start_matches('0');
@@ -207,10 +207,13 @@ impl NumberFormat {
             } else {
                 Exact::from_f64_fast(x.abs())
             };
-            if self.style == Style::Percent {
+            if self.style == Style::Percent && self.hundredths {
                 exact = exact.shifted(2);
             }
-            let shown = self.digits.round(&exact, negative);
+            let (shown, power) = match &self.scaler {
+                Some(scaler) => scaler.scale(&exact, |x| self.digits.round(x, negative)),
+                None => (self.digits.round(&exact, negative), 0),
+            };
             let slot = match (self.style, self.accounting) {
                 // A currency name goes with the decimal pattern's grouping.
                 (Style::Currency, _) if matches!(&data.style, StyleData::Currency { text, .. } if matches!(**text, CurrencyText::Name { .. })) => {
@@ -226,7 +229,18 @@ impl NumberFormat {
                 grouped.primary = primary;
                 grouped.secondary = secondary;
             }
-            let (text, ascii) = write_digits(&grouped, &shown, self.grouping, self.digits.min_integer);
+            let (mut text, ascii) = write_digits(&grouped, &shown, self.grouping, self.digits.min_integer);
+            if let Some(scaler) = &self.scaler {
+                let exponent = |n: u32| {
+                    let digit = |d: char| {
+                        let at = d.to_digit(10).and_then(|v| usize::try_from(v).ok()).unwrap_or(0);
+                        symbols.digits.get(at).copied().unwrap_or(d)
+                    };
+                    n.to_string().chars().map(digit).collect::<String>()
+                };
+                let shows_minus = sign_of(self.sign, negative, shown.value.is_zero(), false) == Sign::Minus;
+                text = scaler.finish(&text, &ascii, power, &symbols.minus.0, shows_minus, exponent)?;
+            }
             (text, Some(ascii), shown.value.is_zero())
         };
         let sign = sign_of(self.sign, negative, zero, x.is_nan());
@@ -243,7 +257,10 @@ impl NumberFormat {
             }
         };
         Ok(match &data.style {
-            StyleData::Decimal => signed(&body),
+            StyleData::Decimal => match &self.unit {
+                Some(unit) => fill(&unit.pattern(ascii.as_deref()), &signed(&body), "", false),
+                None => signed(&body),
+            },
             StyleData::Percent(patterns) => fill(&pick(patterns), &body, "", false),
             StyleData::Currency { text, .. } => match &**text {
                 CurrencyText::Symbol {
