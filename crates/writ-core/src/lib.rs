@@ -16,6 +16,8 @@
 //!   [`Diagnostic`]s; [`apply_limits`] maps a language's limit names onto [`Limits`].
 //! - [`Host`]: the only source of wall-clock time, monotonic time and randomness, with hosts that
 //!   stand still ([`FixedHost`]), record ([`RecordingHost`]) and replay ([`ReplayingHost`]).
+//! - [`FifoCache`]: the bounded, thread-safe cache (oldest entry out first) every engine keeps
+//!   its parsed programs, compiled chunks and formatters in.
 //! - Canonical JSON (RFC 8785) of a value, for idempotency keys and event hashes
 //!   ([`Value::to_canonical_json`]).
 //!
@@ -46,6 +48,7 @@
 
 mod block_on;
 mod budget;
+mod cache;
 mod canonical;
 pub mod date;
 mod diagnostic;
@@ -65,6 +68,7 @@ mod value;
 
 pub use block_on::block_on;
 pub use budget::{Bound, BudgetExceeded, Clock, DEFAULT_CHECK_INTERVAL, Interrupt, Limits, Meter, SystemClock};
+pub use cache::FifoCache;
 pub use canonical::CanonicalError;
 pub use diagnostic::{Category, Diagnostic, ErrorCode, Span};
 pub use engine::{Amounts, Engine, LimitField, LimitName, Program, SOURCE_NOT_TEXT, Source, Validation, apply_limits};
