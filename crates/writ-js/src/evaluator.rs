@@ -1,11 +1,10 @@
 //! The `Evaluator`: built once with its host functions, source limit and budget; it parses
 //! each source once (a bounded cache), and runs it any number of times.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use writ_core::{Clock, Limits, Meter, Object, Outcome, Value, block_on};
+use writ_core::{Clock, FifoCache, Limits, Meter, Object, Outcome, Value, block_on};
 
 use crate::ast::Program;
 use crate::error::{Error, Result};
@@ -108,7 +107,8 @@ struct Shared {
 /// ```
 pub struct Evaluator {
     shared: Arc<Shared>,
-    cache: Mutex<ParseCache>,
+    /// Parsed programs by source text, at most [`PARSE_CACHE_SIZE`], oldest out first.
+    cache: FifoCache<String, Arc<Program>>,
 }
 
 impl Default for Evaluator {
@@ -200,7 +200,7 @@ impl EvaluatorBuilder {
                 limits: self.budget.limits(),
                 clock: self.clock,
             }),
-            cache: Mutex::new(ParseCache::default()),
+            cache: FifoCache::new(PARSE_CACHE_SIZE),
         }
     }
 }
@@ -297,20 +297,17 @@ impl Evaluator {
             // The cache holds programs checked against the evaluator's own bound.
             crate::parse::check_size(source, max_source_length)?;
         }
-        if let Some(program) = self.cache.lock().ok().and_then(|cache| cache.get(source)) {
-            return Ok(program);
-        }
-        let names: Vec<&str> = self.shared.names.iter().map(String::as_str).collect();
-        let program = Arc::new(parse(
-            source,
-            &ParseOptions {
-                max_source_length: max_source_length.max(self.shared.max_source_length),
-                host_functions: &names,
-            },
-        )?);
-        if let Ok(mut cache) = self.cache.lock() {
-            cache.insert(source, Arc::clone(&program));
-        }
+        let (program, _) = self.cache.get_or_try_insert_with(source, || {
+            let names: Vec<&str> = self.shared.names.iter().map(String::as_str).collect();
+            parse(
+                source,
+                &ParseOptions {
+                    max_source_length: max_source_length.max(self.shared.max_source_length),
+                    host_functions: &names,
+                },
+            )
+            .map(Arc::new)
+        })?;
         Ok(program)
     }
 }
@@ -424,30 +421,4 @@ fn host(shared: &Shared, function: u32) -> Result<&HostFunction> {
         .functions
         .get(function as usize)
         .ok_or_else(|| Error::host_function("a host call to a function that is not bound"))
-}
-
-/// Parsed programs by source text, at most [`PARSE_CACHE_SIZE`], oldest out first.
-#[derive(Default)]
-struct ParseCache {
-    programs: HashMap<Box<str>, Arc<Program>>,
-    order: VecDeque<Box<str>>,
-}
-
-impl ParseCache {
-    fn get(&self, source: &str) -> Option<Arc<Program>> {
-        self.programs.get(source).cloned()
-    }
-
-    fn insert(&mut self, source: &str, program: Arc<Program>) {
-        if self.programs.contains_key(source) {
-            return;
-        }
-        while self.order.len() >= PARSE_CACHE_SIZE {
-            if let Some(oldest) = self.order.pop_front() {
-                self.programs.remove(&oldest);
-            }
-        }
-        self.order.push_back(source.into());
-        self.programs.insert(source.into(), program);
-    }
 }

@@ -2,13 +2,12 @@
 //! meter, the compiled-chunk cache, and one evaluation from context in to answer out.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use mlua::chunk::{ChunkMode, Compiler};
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue, VmState};
-use writ_core::{Limits, Meter, Value};
+use writ_core::{FifoCache, Limits, Meter, Value};
 
 use crate::LuaLimits;
 use crate::error::{Code, Error, Stop};
@@ -79,12 +78,9 @@ pub(crate) struct Vm {
     ctx_key: mlua::LuaString,
     /// Bytes the VM holds with nothing running; the ceiling is counted above it.
     baseline: usize,
-    /// Compiled chunks by source, each already bound to `env`.
-    cache: HashMap<String, Function>,
-    /// The cached sources, oldest first.
-    order: VecDeque<String>,
-    /// Source bytes held in `cache`.
-    cached_bytes: usize,
+    /// Compiled chunks by source, each already bound to `env`: at most [`CHUNK_CACHE`] of
+    /// them, from at most [`CACHE_BYTES`] of source.
+    cache: FifoCache<String, Function>,
     /// The source of the chunk run last, and the chunk: a predicate evaluated again and again
     /// is found by one comparison instead of hashing its source. The buffer is reused.
     last_source: String,
@@ -170,9 +166,7 @@ impl Vm {
             env,
             ctx_key,
             baseline,
-            cache: HashMap::new(),
-            order: VecDeque::new(),
-            cached_bytes: 0,
+            cache: FifoCache::weighted(CHUNK_CACHE, CACHE_BYTES, |source: &String, _| source.len()),
             last_source: String::new(),
             last: None,
         })
@@ -185,31 +179,24 @@ impl Vm {
 
     /// The compiled chunk for `source`, from the cache or compiled now.
     pub(crate) fn compile(&mut self, source: &str) -> Result<Function, Error> {
-        if let Some(function) = self.cache.get(source) {
-            return Ok(function.clone());
+        let (function, built) = self.cache.get_or_try_insert_with(source, || {
+            let bytecode = compile_text(source)?;
+            let function = self
+                .lua
+                .load(&bytecode[..])
+                .set_name("=chunk")
+                .set_mode(ChunkMode::Binary)
+                .into_function()
+                .map_err(|e| Error::from_lua(&e, 0))?;
+            function
+                .set_environment(self.env.clone())
+                .map_err(|e| Error::from_lua(&e, 0))?;
+            Ok(function)
+        })?;
+        if built && !self.cache.contains_key(self.last_source.as_str()) {
+            // The chunk run last made room for this one: it is not kept alive beside the cache.
+            self.last = None;
         }
-        let bytecode = compile_text(source)?;
-        let function = self
-            .lua
-            .load(&bytecode[..])
-            .set_name("=chunk")
-            .set_mode(ChunkMode::Binary)
-            .into_function()
-            .map_err(|e| Error::from_lua(&e, 0))?;
-        function
-            .set_environment(self.env.clone())
-            .map_err(|e| Error::from_lua(&e, 0))?;
-        while self.order.len() >= CHUNK_CACHE || self.cached_bytes + source.len() > CACHE_BYTES {
-            let Some(oldest) = self.order.pop_front() else { break };
-            self.cached_bytes = self.cached_bytes.saturating_sub(oldest.len());
-            if oldest == self.last_source {
-                self.last = None;
-            }
-            self.cache.remove(&oldest);
-        }
-        self.cached_bytes += source.len();
-        self.order.push_back(source.to_owned());
-        self.cache.insert(source.to_owned(), function.clone());
         Ok(function)
     }
 
@@ -309,10 +296,7 @@ impl Vm {
         let function = match &self.last {
             Some(function) if self.last_source == source => function,
             _ => {
-                let function = match self.cache.get(source) {
-                    Some(function) => function.clone(),
-                    None => self.compile(source)?,
-                };
+                let function = self.compile(source)?;
                 self.last_source.clear();
                 self.last_source.push_str(source);
                 self.last.insert(function)

@@ -10,10 +10,11 @@
 use std::sync::{Arc, OnceLock};
 
 use writ_core::{
-    BudgetExceeded, Category, Diagnostic, Engine, FixedHost, Limits, Meter, Object, Program, Source, Str, Value,
+    BudgetExceeded, Category, Diagnostic, Engine, FifoCache, FixedHost, Limits, Meter, Object, Program, Source, Str,
+    Value,
 };
 
-use super::{Cache, Compiled, budget_fault, check_cases, select_verdict, source_text};
+use super::{CACHE_CAPACITY, Compiled, budget_fault, check_cases, get_or_compile, select_verdict, source_text};
 use crate::seam::{CellError, Decision, Evaluation, Fault, FaultKind, PredicateContext, PredicateNode, Verdict};
 
 /// What a dialect adds to its engine.
@@ -57,7 +58,7 @@ pub(crate) struct ExpressionCell {
     /// What one evaluation may spend.
     limits: Limits,
     /// Compiled programs by source.
-    cache: Cache<String, Compiled<Arc<dyn Program>>>,
+    cache: FifoCache<String, Compiled<Arc<dyn Program>>>,
 }
 
 impl ExpressionCell {
@@ -77,7 +78,7 @@ impl ExpressionCell {
             build: Box::new(build),
             engine: OnceLock::new(),
             limits,
-            cache: Cache::new(),
+            cache: FifoCache::new(CACHE_CAPACITY),
         }
     }
 
@@ -123,7 +124,7 @@ impl ExpressionCell {
             Err(error) => return Evaluation::faulted(node, Fault::new(FaultKind::Runtime, error.code, error.message)),
         };
         let source = source.to_string_lossy();
-        let compiled = self.cache.get_or_compile(source.as_ref(), || {
+        let compiled = get_or_compile(&self.cache, source.as_ref(), || {
             engine
                 .compile(Source::Text(&source), &self.limits)
                 .map_err(|diagnostic| self.fault(&diagnostic))

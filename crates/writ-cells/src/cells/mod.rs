@@ -8,11 +8,12 @@ mod jsonata;
 mod lua;
 mod structured;
 
-use std::collections::{HashMap, VecDeque};
+use std::borrow::Borrow;
+use std::convert::Infallible;
 use std::hash::Hash;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
-use writ_core::{Str, Value, js_number_to_string};
+use writ_core::{FifoCache, Str, Value, js_number_to_string};
 
 use crate::seam::{CellError, Decision, Evaluation, Fault, FaultKind, PredicateNode, Verdict};
 
@@ -27,76 +28,24 @@ pub use structured::StructuredCell;
 /// source once.
 pub const CACHE_CAPACITY: usize = 256;
 
-/// A bounded map, oldest entry out first: what a cell remembers between frames.
-pub(crate) struct Cache<K, V> {
-    /// The entries and their insertion order, oldest first.
-    inner: Mutex<(HashMap<K, V>, VecDeque<K>)>,
-}
-
 /// What compiling one predicate gave: the compiled form, or the fault every frame reports.
 /// Failures are kept too, so a broken node reached by many frames is diagnosed once.
 pub(crate) type Compiled<T> = Arc<Result<T, Fault>>;
 
-impl<K: Hash + Eq + Clone, V: Clone> Cache<K, V> {
-    /// An empty cache.
-    pub(crate) fn new() -> Cache<K, V> {
-        Cache {
-            inner: Mutex::new((HashMap::new(), VecDeque::new())),
-        }
-    }
-
-    /// The entry under `key`, if any.
-    pub(crate) fn get<Q>(&self, key: &Q) -> Option<V>
-    where
-        K: std::borrow::Borrow<Q>,
-        Q: Hash + Eq + ?Sized,
-    {
-        let inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        inner.0.get(key).cloned()
-    }
-
-    /// Records `value` under `key` (unless the key is there already), dropping the oldest
-    /// entry when the cache is full.
-    pub(crate) fn insert(&self, key: K, value: V) {
-        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let (map, order) = &mut *inner;
-        if map.contains_key(&key) {
-            return;
-        }
-        while map.len() >= CACHE_CAPACITY {
-            match order.pop_front() {
-                Some(oldest) => {
-                    map.remove(&oldest);
-                }
-                None => break,
-            }
-        }
-        order.push_back(key.clone());
-        map.insert(key, value);
-    }
-
-    /// The number of entries.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner).0.len()
-    }
-}
-
-impl<K: Hash + Eq + Clone, T> Cache<K, Compiled<T>> {
-    /// The entry under `key`, compiling it first if it is not there. Compiling happens outside
-    /// the lock: two threads may both compile a new source, and the first to finish is kept.
-    pub(crate) fn get_or_compile<Q>(&self, key: &Q, compile: impl FnOnce() -> Result<T, Fault>) -> Compiled<T>
-    where
-        K: std::borrow::Borrow<Q>,
-        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
-    {
-        if let Some(found) = self.get(key) {
-            return found;
-        }
-        let compiled = Arc::new(compile());
-        self.insert(key.to_owned(), Arc::clone(&compiled));
-        compiled
-    }
+/// The entry under `key` in `cache`, compiling it first if it is not there (a failure is kept
+/// like a success). Compiling happens outside the cache's lock: two threads may both compile a
+/// new source, and the first to finish is kept.
+pub(crate) fn get_or_compile<K, Q, T>(
+    cache: &FifoCache<K, Compiled<T>>,
+    key: &Q,
+    compile: impl FnOnce() -> Result<T, Fault>,
+) -> Compiled<T>
+where
+    K: Hash + Eq + Clone + Borrow<Q>,
+    Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
+{
+    let Ok((compiled, _)) = cache.get_or_try_insert_with(key, || Ok::<_, Infallible>(Arc::new(compile())));
+    compiled
 }
 
 /// Refuses a select whose `cases` are empty or repeat a label: each case names one outgoing
@@ -262,21 +211,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_cache_keeps_at_most_its_capacity_dropping_the_oldest() {
-        let cache: Cache<String, Compiled<usize>> = Cache::new();
-        for idx in 0..CACHE_CAPACITY + 10 {
-            cache.get_or_compile(idx.to_string().as_str(), || Ok(idx));
+    fn a_compile_failure_is_kept_like_a_success() {
+        let cache: FifoCache<String, Compiled<u32>> = FifoCache::new(CACHE_CAPACITY);
+        let mut compiles = 0;
+        for _ in 0..3 {
+            let compiled = get_or_compile(&cache, "1 +", || {
+                compiles += 1;
+                Err(Fault::new(FaultKind::InvalidPredicate, "test-syntax", "unexpected end"))
+            });
+            assert_eq!(
+                compiled.as_ref().as_ref().err().map(|fault| fault.code.as_str()),
+                Some("test-syntax")
+            );
         }
-        assert_eq!(cache.len(), CACHE_CAPACITY);
-        assert!(cache.get("0").is_none(), "the oldest entry is gone");
-        let newest = (CACHE_CAPACITY + 9).to_string();
-        assert_eq!(cache.get(newest.as_str()).as_deref(), Some(&Ok(CACHE_CAPACITY + 9)));
-        let mut compiled_again = false;
-        cache.get_or_compile(newest.as_str(), || {
-            compiled_again = true;
-            Ok(0)
-        });
-        assert!(!compiled_again, "a cached source is not compiled again");
+        assert_eq!(compiles, 1, "the failure is diagnosed once");
+        assert_eq!(*get_or_compile(&cache, "1", || Ok(1)), Ok(1));
+        assert_eq!(cache.len(), 2);
     }
 
     #[test]

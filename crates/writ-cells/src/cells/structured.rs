@@ -3,9 +3,9 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use writ_core::{Limits, Meter, Object, Str, Value};
+use writ_core::{FifoCache, Limits, Meter, Object, Str, Value};
 
-use super::{Cache, Compiled, budget_fault, case_list, check_cases};
+use super::{CACHE_CAPACITY, Compiled, budget_fault, case_list, check_cases, get_or_compile};
 use crate::seam::{
     CellError, CellFuture, Decision, Evaluation, Fault, FaultKind, PredicateContext, PredicateEvaluator, PredicateNode,
     Verdict,
@@ -40,11 +40,11 @@ pub struct StructuredCell {
     /// The budget of one evaluation (a select's cases share it).
     limits: Limits,
     /// Plans by the predicate's JSON text and decision.
-    by_text: Cache<String, Compiled<Plan>>,
+    by_text: FifoCache<String, Compiled<Plan>>,
     /// Plans by the identity of the predicate object a node carries, with the object kept alive
     /// so its address cannot be reused: a node decided frame after frame skips writing its
     /// predicate as text.
-    by_identity: Cache<(usize, bool), (Value, Compiled<Plan>)>,
+    by_identity: FifoCache<(usize, bool), (Value, Compiled<Plan>)>,
 }
 
 /// A parsed predicate, shaped by the decision it serves.
@@ -60,8 +60,8 @@ impl StructuredCell {
     pub fn new(limits: Limits) -> StructuredCell {
         StructuredCell {
             limits,
-            by_text: Cache::new(),
-            by_identity: Cache::new(),
+            by_text: FifoCache::new(CACHE_CAPACITY),
+            by_identity: FifoCache::new(CACHE_CAPACITY),
         }
     }
 
@@ -82,7 +82,7 @@ impl StructuredCell {
         }
         let text = node.predicate.to_json_string().unwrap_or_default();
         let key = format!("{}{text}", if select { 's' } else { 'b' });
-        let plan = self.by_text.get_or_compile(key.as_str(), || compile(node));
+        let plan = get_or_compile(&self.by_text, key.as_str(), || compile(node));
         self.by_identity
             .insert(identity, (node.predicate.clone(), Arc::clone(&plan)));
         plan

@@ -1,6 +1,6 @@
 //! `localeCompare`: `Intl.Collator`'s options and locales resolved as V8 resolves them, compared with ICU4X's collator.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock};
 
 use icu::collator::options::{AlternateHandling, CaseLevel, CollatorOptions, Strength};
 use icu::collator::preferences::{CollationCaseFirst, CollationNumericOrdering, CollationType};
@@ -8,23 +8,23 @@ use icu::collator::{Collator, CollatorBorrowed, CollatorPreferences};
 use icu::locale::Locale;
 use icu::locale::extensions::unicode::Value as KeywordValue;
 use icu::properties::CodePointMapData;
-use writ_core::{Str, Value};
+use writ_core::{FifoCache, Str, Value};
 
 use crate::builtins::string::{check_mark_run, newer_than_node};
 use crate::error::{Error, Result};
 use crate::interp::Cx;
 
-use super::cache::{Cache, cached_with_flag, lookup, store};
 use super::node::{COLLATOR_LOCALES, ICU4X_LACKS, ICU4X_LACKS_COLLATIONS};
 use super::options::{Options, is_type_sequence};
 use super::tags::requested_locales;
-use super::{DEFAULT_LOCALE, arguments_key, charge_arguments, default_locale};
+use super::{CACHE_SIZE, DEFAULT_LOCALE, arguments_key, charge_arguments, default_locale};
 
 /// Collators per locale and options.
-static COLLATORS: Mutex<Cache<CollatorBorrowed<'static>>> = Mutex::new(Cache::new());
+static COLLATORS: LazyLock<FifoCache<String, Arc<CollatorBorrowed<'static>>>> =
+    LazyLock::new(|| FifoCache::new(CACHE_SIZE));
 
 /// Resolved collator settings per locale and option arguments.
-static SPECS: Mutex<Cache<CollatorSpec>> = Mutex::new(Cache::new());
+static SPECS: LazyLock<FifoCache<String, Arc<CollatorSpec>>> = LazyLock::new(|| FifoCache::new(CACHE_SIZE));
 
 /// `a.localeCompare(b, locales, options)`: -1, 0 or 1, as `Intl.Collator(locales,
 /// options).compare(a, b)` answers in V8.
@@ -40,7 +40,7 @@ pub(crate) fn compare(cx: &mut Cx<'_>, a: &Str, b: &Str, locales: &Value, option
     for units in [&left, &right] {
         refuse_uncollatable(units)?;
     }
-    let (collator, built) = cached_with_flag(&COLLATORS, &spec.key(), || spec.build())?;
+    let (collator, built) = COLLATORS.get_or_try_insert_with(&spec.key(), || spec.build().map(Arc::new))?;
     if built {
         cx.check_clock()?;
     }
@@ -65,11 +65,7 @@ fn resolved_collator(cx: &mut Cx<'_>, locales: &Value, options: &Value) -> Resul
         return resolve(cx).map(Arc::new);
     };
     charge_arguments(cx, &key, locales)?;
-    if let Some(hit) = lookup(&SPECS, &key) {
-        return Ok(hit);
-    }
-    let spec = Arc::new(resolve(cx)?);
-    store(&SPECS, key, Arc::clone(&spec));
+    let (spec, _) = SPECS.get_or_try_insert_with(&key, || resolve(cx).map(Arc::new))?;
     Ok(spec)
 }
 
@@ -329,7 +325,7 @@ fn refuse_han_order(cx: &mut Cx<'_>, spec: &CollatorSpec, left: &[u16], right: &
         case_first: None,
         ..spec.clone()
     };
-    let (collator, built) = cached_with_flag(&COLLATORS, &primary.key(), || primary.build())?;
+    let (collator, built) = COLLATORS.get_or_try_insert_with(&primary.key(), || primary.build().map(Arc::new))?;
     if built {
         cx.check_clock()?;
     }

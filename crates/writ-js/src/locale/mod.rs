@@ -29,10 +29,9 @@
 //!
 //! The module's parts: [`tags`] reads and resolves locale lists, [`options`] reads option bags,
 //! [`number`] resolves, rounds and writes numbers, [`collate`] compares text, [`case`] maps case,
-//! [`cache`] keeps what was built, and [`node`] holds node's facts, read from the files in
-//! `data/`.
+//! and [`node`] holds node's facts, read from the files in `data/`. What was built is kept in
+//! [`FifoCache`]s of [`CACHE_SIZE`] entries each.
 
-mod cache;
 mod case;
 mod collate;
 mod node;
@@ -45,16 +44,15 @@ mod tests;
 pub(crate) use case::to_locale_case;
 pub(crate) use collate::compare;
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock};
 
 use icu::locale::Locale;
-use writ_core::{Array, Str, Value};
+use writ_core::{Array, FifoCache, Str, Value};
 
 use crate::coerce::{self, number_to_str};
 use crate::error::{Error, Result};
 use crate::interp::Cx;
 
-use cache::{Cache, lookup, store};
 use number::NumberFormat;
 use tags::{refuse_unusual_locales, refuse_unusual_options};
 
@@ -71,8 +69,11 @@ const NUMBER_MARK: char = '\u{F8F0}';
 /// Marks where the currency goes in a pattern.
 const CURRENCY_MARK: char = '\u{F8F1}';
 
+/// Formatters and collators kept per kind, oldest dropped first.
+const CACHE_SIZE: usize = 64;
+
 /// Resolved number formats per locale and option arguments.
-static FORMATS: Mutex<Cache<NumberFormat>> = Mutex::new(Cache::new());
+static FORMATS: LazyLock<FifoCache<String, Arc<NumberFormat>>> = LazyLock::new(|| FifoCache::new(CACHE_SIZE));
 
 /// `n.toLocaleString(locales, options)`, as `Intl.NumberFormat(locales, options).format(n)`.
 pub(crate) fn number_to_locale_string(cx: &mut Cx<'_>, n: f64, locales: &Value, options: &Value) -> Result<Str> {
@@ -87,11 +88,7 @@ fn resolved_format(cx: &mut Cx<'_>, locales: &Value, options: &Value) -> Result<
         return NumberFormat::new(cx, locales, options).map(Arc::new);
     };
     charge_arguments(cx, &key, locales)?;
-    if let Some(hit) = lookup(&FORMATS, &key) {
-        return Ok(hit);
-    }
-    let format = Arc::new(NumberFormat::new(cx, locales, options)?);
-    store(&FORMATS, key, Arc::clone(&format));
+    let (format, _) = FORMATS.get_or_try_insert_with(&key, || NumberFormat::new(cx, locales, options).map(Arc::new))?;
     Ok(format)
 }
 

@@ -1,7 +1,7 @@
 //! A locale's number data (symbols, patterns, currency names), read off ICU4X's formatters and repaired with node's tables.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, LazyLock};
 
 use icu::decimal::DecimalFormatter;
 use icu::decimal::input::Decimal;
@@ -16,19 +16,20 @@ use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
 use icu_experimental::dimension::currency::options::CurrencyUsage;
 use icu_experimental::dimension::percent::formatter::PercentFormatter;
 use icu_experimental::dimension::percent::options::Display as PercentDisplay;
+use writ_core::FifoCache;
 
 use crate::error::{Error, Result};
-use crate::locale::cache::Cache;
 use crate::locale::node::{
     CURRENCY_NAME_PATTERNS, CURRENCY_NAMES_REFUSED, CURRENCY_SYMBOL_FIXES, NAN_TEXTS, PLURALS_DIFFER, STYLE_GROUPING,
 };
-use crate::locale::{CURRENCY_MARK, NUMBER_MARK};
+use crate::locale::{CACHE_SIZE, CURRENCY_MARK, NUMBER_MARK};
 
 use super::CurrencyDisplay;
 use super::write::plural_locale;
 
 /// Number data per locale, style and currency.
-pub(super) static NUMBER_DATA: Mutex<Cache<NumberData>> = Mutex::new(Cache::new());
+pub(super) static NUMBER_DATA: LazyLock<FifoCache<String, Arc<NumberData>>> =
+    LazyLock::new(|| FifoCache::new(CACHE_SIZE));
 
 /// What a number format needs from the locale, beyond its symbols.
 #[derive(Debug)]

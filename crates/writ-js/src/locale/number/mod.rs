@@ -12,7 +12,6 @@ use writ_core::Value;
 
 use crate::error::{Error, Result};
 use crate::interp::Cx;
-use crate::locale::cache::cached_with_flag;
 use crate::locale::node::DIVERGENT_STYLES;
 use crate::locale::options::{Options, digits_in_range, is_type_sequence};
 use crate::locale::tags::{requested_locales, resolve_number_locale};
@@ -342,7 +341,8 @@ impl NumberFormat {
         };
         let key = format!("{locale}|{kind:?}");
         cx.text(key.len())?;
-        let (data, built) = cached_with_flag(&NUMBER_DATA, &key, || NumberData::build(&locale, &kind, zero))?;
+        let (data, built) =
+            NUMBER_DATA.get_or_try_insert_with(&key, || NumberData::build(&locale, &kind, zero).map(Arc::new))?;
         if built {
             cx.check_clock()?;
         }
