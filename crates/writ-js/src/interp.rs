@@ -942,7 +942,7 @@ impl<'r> Cx<'r> {
             BinaryOp::LooseNe => Ok(Value::Bool(!self.loose_equals(left, right)?)),
             BinaryOp::Lt => self.compare(left, right, false, |o| o == Some(std::cmp::Ordering::Less)),
             BinaryOp::Gt => self.compare(left, right, true, |o| o == Some(std::cmp::Ordering::Less)),
-            BinaryOp::Le => self.compare(right, left, true, |o| o.is_some_and(|o| o != std::cmp::Ordering::Less)),
+            BinaryOp::Le => self.compare(left, right, true, |o| o.is_some_and(|o| o != std::cmp::Ordering::Less)),
             BinaryOp::Ge => self.compare(left, right, false, |o| o.is_some_and(|o| o != std::cmp::Ordering::Less)),
         }
     }
