@@ -9,6 +9,7 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, DefaultHasher};
 
 use writ_core::js::{self, LooseEquality};
 use writ_core::{Array, Meter, Object, Str, Value};
@@ -77,8 +78,9 @@ pub(crate) struct Cx<'r> {
     bases: Vec<usize>,
     /// The objects `Object.groupBy` made in this evaluation, which have no prototype, by
     /// identity. Each is held here, so no other object can take its address while the
-    /// evaluation runs; what leaves the evaluation is plain JSON, and forgets the mark.
-    null_prototype: HashMap<usize, Object>,
+    /// evaluation runs; what leaves the evaluation is plain JSON, and forgets the mark. Its
+    /// hasher is fixed: a map with a random one reads thread-local keys at every evaluation.
+    null_prototype: HashMap<usize, Object, BuildHasherDefault<DefaultHasher>>,
 }
 
 /// A function a built-in may call back: an arrow written as its callback, or a one-argument
@@ -313,7 +315,7 @@ impl<'r> Cx<'r> {
             shared: None,
             top: 0,
             bases: Vec::new(),
-            null_prototype: HashMap::new(),
+            null_prototype: HashMap::default(),
         }
     }
 
