@@ -9,11 +9,11 @@
 use std::sync::Arc;
 
 use writ_core::{
-    Category, Diagnostic, Engine, Host, LimitField, LimitName, Limits, Meter, Object, Program, Source, Span,
+    Category, Diagnostic, Engine, ErrorCode, Host, LimitField, LimitName, Limits, Meter, Object, Program, Source, Span,
     Validation, Value,
 };
 
-use crate::{DEFAULT_LIMITS, Error, Expression, Jexl, lint};
+use crate::{Code, DEFAULT_LIMITS, Error, Expression, Jexl, lint};
 
 /// Jexl's limit names at the JSON edge: steps, ms, and the longest string and array one
 /// evaluation may build, plus the deepest nesting.
@@ -25,24 +25,28 @@ pub const LIMIT_NAMES: &[LimitName] = &[
     LimitName::count("maxDepth", LimitField::Depth),
 ];
 
-/// The [`Category`] of a writ-jexl error. A transform or function the engine does not register
-/// is refused; Jexl's operators answer as JavaScript's do, so its one type error, the one
+/// The [`Category`] of each writ-jexl code. A transform or function the engine does not
+/// register is refused; Jexl's operators answer as JavaScript's do, so its one type error, the one
 /// `jexl-runtime` stands for, is a read from `undefined` or `null`.
-fn category(code: &str) -> Category {
-    match code {
-        "budget-exceeded" => Category::Budget,
-        "jexl-syntax" => Category::Syntax,
-        "jexl-dialect" | "jexl-unknown-transform" | "jexl-unknown-function" => Category::Refused,
-        "jexl-runtime" => Category::Type,
-        "jexl-transform" => Category::Host,
-        _ => Category::Runtime,
+impl ErrorCode for Code {
+    fn as_str(self) -> &'static str {
+        Code::as_str(self)
+    }
+
+    fn category(self) -> Category {
+        match self {
+            Code::BudgetExceeded => Category::Budget,
+            Code::Syntax => Category::Syntax,
+            Code::Dialect | Code::UnknownTransform | Code::UnknownFunction => Category::Refused,
+            Code::Runtime => Category::Type,
+            Code::Transform => Category::Host,
+        }
     }
 }
 
 impl From<&Error> for Diagnostic {
     fn from(error: &Error) -> Diagnostic {
-        let code = error.code().as_str();
-        Diagnostic::new(code, category(code), error.message()).with_span_opt(error.position().map(Span::at))
+        Diagnostic::of(error.code(), error.message()).with_span_opt(error.position().map(Span::at))
     }
 }
 
@@ -57,9 +61,7 @@ impl Jexl {
     /// would parse them.
     fn linted(&self, source: &str) -> Result<Expression, Diagnostic> {
         if let Some(found) = lint(source) {
-            return Err(
-                Diagnostic::new("jexl-dialect", Category::Refused, found.message).with_span(Span::at(found.position))
-            );
+            return Err(Diagnostic::of(Code::Dialect, found.message).with_span(Span::at(found.position)));
         }
         Ok(self.compile(source)?)
     }
@@ -76,7 +78,7 @@ impl Jexl {
             .find(|name| !transforms.iter().any(|known| name.eq_str(known)))
         {
             return Err(unregistered(
-                "jexl-unknown-transform",
+                Code::UnknownTransform,
                 "transform",
                 &name.to_string_lossy(),
                 &transforms,
@@ -89,7 +91,7 @@ impl Jexl {
             .find(|name| !functions.iter().any(|known| name.eq_str(known)))
         {
             return Err(unregistered(
-                "jexl-unknown-function",
+                Code::UnknownFunction,
                 "function",
                 &name.to_string_lossy(),
                 &functions,
@@ -100,7 +102,7 @@ impl Jexl {
 }
 
 /// The refusal of a call to a name the engine does not register.
-fn unregistered(code: &'static str, what: &str, name: &str, registered: &[&str]) -> Diagnostic {
+fn unregistered(code: Code, what: &str, name: &str, registered: &[&str]) -> Diagnostic {
     let registrations = if registered.is_empty() {
         "it registers none".to_owned()
     } else {
@@ -109,9 +111,8 @@ fn unregistered(code: &'static str, what: &str, name: &str, registered: &[&str])
     let nearest = writ_core::closest_name(name, registered.iter().copied())
         .map(|nearest| format!("did you mean '{nearest}'? "))
         .unwrap_or_default();
-    Diagnostic::new(
+    Diagnostic::of(
         code,
-        Category::Refused,
         format!("the expression calls the {what} '{name}', which this engine does not register ({registrations})"),
     )
     .with_help(format!(

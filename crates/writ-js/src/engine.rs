@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use writ_core::{
-    Category, Diagnostic, Engine, Host, LimitField, LimitName, Limits, Meter, Object, Program, Source, Validation,
-    Value,
+    Category, Diagnostic, Engine, ErrorCode, Host, LimitField, LimitName, Limits, Meter, Object, Program, Source,
+    Validation, Value,
 };
 
 use crate::error::{Error, Reason, Thrown};
@@ -24,21 +24,33 @@ pub const LIMIT_NAMES: &[LimitName] = &[
     LimitName::count("maxSourceLength", LimitField::SourceLength),
 ];
 
-impl From<&Error> for Diagnostic {
-    fn from(error: &Error) -> Diagnostic {
-        let category = match error.reason() {
+impl ErrorCode for Reason {
+    fn as_str(self) -> &'static str {
+        self.code()
+    }
+
+    fn category(self) -> Category {
+        match self {
             Reason::ExpressionSyntax => Category::Syntax,
             Reason::GuardrailViolation => Category::Refused,
             // A name no context provides is known only when the expression runs.
-            Reason::UnknownReference => Category::Runtime,
+            Reason::UnknownReference | Reason::ExpressionRuntime => Category::Runtime,
             Reason::BudgetExceeded => Category::Budget,
             Reason::InvalidArguments | Reason::HostFunction => Category::Host,
-            Reason::ExpressionRuntime => match error.thrown() {
-                Some(Thrown::TypeError) => Category::Type,
-                _ => Category::Runtime,
-            },
-        };
-        Diagnostic::new(error.reason().code(), category, error.message())
+        }
+    }
+}
+
+impl From<&Error> for Diagnostic {
+    fn from(error: &Error) -> Diagnostic {
+        let diagnostic = Diagnostic::of(error.reason(), error.message());
+        // `expression-runtime` covers every JavaScript error; a TypeError is a type failure.
+        match error.thrown() {
+            Some(Thrown::TypeError) if error.reason() == Reason::ExpressionRuntime => {
+                diagnostic.with_category(Category::Type)
+            }
+            _ => diagnostic,
+        }
     }
 }
 

@@ -9,11 +9,11 @@
 use std::sync::Arc;
 
 use writ_core::{
-    Category, Diagnostic, Engine, Host, LimitField, LimitName, Limits, Meter, Object, Program, Source, Span,
+    Category, Diagnostic, Engine, ErrorCode, Host, LimitField, LimitName, Limits, Meter, Object, Program, Source, Span,
     Validation, Value,
 };
 
-use crate::{Error, Expression, JsonataLimits};
+use crate::{Code, Error, Expression, JsonataLimits};
 
 /// Seed 001's expression limits at the JSON edge: `timeout` (ms), `depth`, `steps`, and
 /// `sequence` (the longest sequence or array one evaluation may build).
@@ -31,6 +31,17 @@ pub struct Jsonata;
 /// The [`Category`] of a JSONata code: `S` codes are syntax; the guardrails (`D1011` depth,
 /// `D1012` time, `D2015` sequence length, writ's `U` codes) are budget; `T` codes are types;
 /// everything else (`D` codes, `$error`, `$assert`) happens while running.
+impl ErrorCode for Code {
+    fn as_str(self) -> &'static str {
+        Code::as_str(self)
+    }
+
+    fn category(self) -> Category {
+        category(Code::as_str(self))
+    }
+}
+
+/// [`ErrorCode::category`] by the code's text, whose letter says the kind.
 fn category(code: &str) -> Category {
     match code {
         "D1011" | "D1012" | "D2014" | "D2015" | "U1001" | "U1003" | "U1006" | "U1007" => Category::Budget,
@@ -54,8 +65,7 @@ pub(crate) fn diagnostic(error: &Error, source: &str) -> Diagnostic {
     let span = error
         .position()
         .map(|position| Span::from_utf16(source, position.saturating_sub(1), position));
-    let code = error.code().as_str();
-    Diagnostic::new(code, category(code), message).with_span_opt(span)
+    Diagnostic::of(error.code(), message).with_span_opt(span)
 }
 
 /// A compiled expression with its source, for the spans of its errors.

@@ -8,11 +8,11 @@
 use std::sync::Arc;
 
 use writ_core::{
-    Category, Diagnostic, Engine, Host, LimitField, LimitName, Limits, Meter, Object, Program, Source, Validation,
-    Value,
+    Category, Diagnostic, Engine, ErrorCode, Host, LimitField, LimitName, Limits, Meter, Object, Program, Source,
+    Validation, Value,
 };
 
-use crate::{Error, Sandbox};
+use crate::{Code, Error, Sandbox};
 
 /// The Lua cell's limit names at the JSON edge, as seed 000's `status()` names them.
 pub const LIMIT_NAMES: &[LimitName] = &[
@@ -21,16 +21,30 @@ pub const LIMIT_NAMES: &[LimitName] = &[
     LimitName::count("memoryCeilingBytes", LimitField::MemoryBytes),
 ];
 
+impl ErrorCode for Code {
+    fn as_str(self) -> &'static str {
+        Code::as_str(self)
+    }
+
+    fn category(self) -> Category {
+        match self {
+            Code::Syntax => Category::Syntax,
+            Code::BytecodeRefused => Category::Refused,
+            Code::InstructionLimit | Code::Timeout | Code::Memory | Code::Stack => Category::Budget,
+            Code::Runtime | Code::Unrepresentable | Code::Sandbox => Category::Runtime,
+        }
+    }
+}
+
 impl From<&Error> for Diagnostic {
     fn from(error: &Error) -> Diagnostic {
-        let category = match error.code().as_str() {
-            "lua-syntax" => Category::Syntax,
-            "lua-bytecode-refused" => Category::Refused,
-            "lua-instruction-limit" | "lua-timeout" | "lua-memory" | "lua-stack" => Category::Budget,
-            "lua-runtime" if error.is_type_error() => Category::Type,
-            _ => Category::Runtime,
-        };
-        Diagnostic::new(error.code().as_str(), category, error.message())
+        let diagnostic = Diagnostic::of(error.code(), error.message());
+        // `lua-runtime` covers what a chunk raises and Luau's own type errors.
+        if error.code() == Code::Runtime && error.is_type_error() {
+            diagnostic.with_category(Category::Type)
+        } else {
+            diagnostic
+        }
     }
 }
 
