@@ -14,6 +14,7 @@ use std::hash::{BuildHasherDefault, DefaultHasher};
 use writ_core::js::{self, LooseEquality};
 use writ_core::{Array, Meter, Object, Str, Value};
 
+use crate::answer;
 use crate::ast::{
     Arg, BinaryOp, Call, Callee, Element, Expr, Lambda, LogicalOp, Member, MethodKey, Pattern, Program, Prop, PropKey,
     Property, UnaryOp,
@@ -598,10 +599,19 @@ impl<'r> Cx<'r> {
     ///
     /// A result of any depth may leave: writ-core drops and writes values without recursion.
     /// What goes to a host function is checked for depth there, because JSON Schema
-    /// validation recurses.
+    /// validation recurses. The answer, or a host call's argument, is charged for the text it
+    /// will be written as ([`answer::charge`]) while the evaluation's meter still runs.
     pub(crate) fn run(&mut self) -> Result<Completion> {
         self.steps(u64::from(self.program.node_count))?;
-        self.result(&self.program.root)
+        let completion = self.result(&self.program.root)?;
+        match &completion {
+            Completion::Value(value)
+            | Completion::HostCall {
+                argument: Some(value), ..
+            } => answer::charge(&mut self.meter, value)?,
+            Completion::HostCall { argument: None, .. } => {}
+        }
+        Ok(completion)
     }
 
     /// Evaluates a result position: where a host call may stand.

@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod answer;
 mod ast;
 mod builtins;
 mod coerce;

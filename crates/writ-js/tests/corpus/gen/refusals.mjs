@@ -176,6 +176,20 @@ const budget = file('budget', BUDGET, [
     { expr: 'Array.from({ length: 1e5 }, (_, i) => String(i)).toSorted((a, b) => (a < b ? 1 : a > b ? -1 : 0)).length', limits: { ms: 5, ...big } },
     { expr: 'Array.from({ length: 1000 }, () => Array.from({ length: 1000 }, (_, j) => j).reduce((a, b) => a + b)).length', limits: { ms: 2, ...big } },
   ]),
+  // Issue 13: values built by doubling (60 small arrays, 2^60 leaves), walked or returned.
+  ...grouped('doubled', BUDGET, [
+    'Array.from({ length: 60 }).reduce((a) => [a, a], 1)',
+    'Object.groupBy(Array.from({ length: 60 }).reduce((a) => [a, a], 1), (x) => 1)',
+    '[Array.from({ length: 60 }).reduce((a) => [a, a], 1)].concat([1])',
+    'Array.from({ length: 1e5 }, () => "x".repeat(1e6))',
+    'JSON.stringify(Array.from({ length: 60 }).reduce((a) => [a, a], 1))',
+    'String(Array.from({ length: 60 }).reduce((a) => [a, a], 1))',
+    'Array.from({ length: 60 }).reduce((a) => [a, a], 1).flat(Infinity).length',
+    '[Array.from({ length: 60 }).reduce((a) => [a, a], 1), 1].toSorted()',
+    'Array.from({ length: 60 }).reduce((a) => ({ a, b: a }), 1)',
+    { expr: 'Array.from({ length: 60 }).reduce((a) => [a, a], 1)', limits: big },
+    { expr: 'Array.from({ length: 60 }).reduce((a) => [a, a], 1).join()', limits: big },
+  ]),
 ], shared);
 
 export default { prototype, harmless, mutation, grammar, globals, host, budget };
