@@ -28,6 +28,15 @@ use crate::tables::{ArrayMethod, Global, MathConstant, NumberConstant, NumberMet
 /// Steps are charged per 16 characters read or written.
 pub(crate) const CHARS_PER_STEP: usize = 16;
 
+/// From how many units on building one string or array is charged in time before it runs.
+const BULK_WORK: usize = 1 << 16;
+/// What building one code unit of a string costs at most (measured: about 3 ns a unit for a
+/// string of a billion, its memory touched for the first time).
+const STRING_UNIT_NANOS: u64 = 4;
+/// What building one item of an array costs at most: a copy that bumps a shared count, and
+/// its drop later.
+const ARRAY_ITEM_NANOS: u64 = 30;
+
 /// Free names whose resolution an evaluation remembers; later ones are looked up each time.
 const NAME_CACHE: usize = 8;
 
@@ -343,19 +352,33 @@ impl<'r> Cx<'r> {
     }
 
     /// Charges building a string of `len` characters, before it is built: the string cap, the
-    /// total allocation, and `1 + len/16` steps.
+    /// total allocation, `1 + len/16` steps, and for a long one its time ([`Cx::reserve_time`]).
     #[inline]
     pub(crate) fn string(&mut self, len: usize) -> Result<()> {
         self.meter.charge_string(len)?;
-        self.steps(1 + len.div_ceil(CHARS_PER_STEP) as u64)
+        self.steps(1 + len.div_ceil(CHARS_PER_STEP) as u64)?;
+        self.reserve_time(len, STRING_UNIT_NANOS)
     }
 
     /// Charges building an array of `len` items, before it is built: the array cap, the total
-    /// allocation, and `1 + len` steps.
+    /// allocation, `1 + len` steps, and for a long one its time ([`Cx::reserve_time`]).
     #[inline]
     pub(crate) fn array(&mut self, len: usize) -> Result<()> {
         self.meter.charge_array(len)?;
-        self.steps(1 + len as u64)
+        self.steps(1 + len as u64)?;
+        self.reserve_time(len, ARRAY_ITEM_NANOS)
+    }
+
+    /// Work of `units` at about `nanos` each that cannot stop halfway (one string or array built
+    /// at once): when it is large, it fails now if it would not end before the deadline, so
+    /// that with caps the host raised one `+`, `repeat` or `padStart` cannot run seconds past it.
+    #[inline]
+    fn reserve_time(&mut self, units: usize, nanos: u64) -> Result<()> {
+        if units < BULK_WORK {
+            return Ok(());
+        }
+        let work = std::time::Duration::from_nanos((units as u64).saturating_mul(nanos));
+        self.meter.reserve_time(work).map_err(Error::from)
     }
 
     /// Reads the clock now: after building something expensive, such as a locale formatter.
@@ -1790,7 +1813,7 @@ pub(crate) fn code_points(cx: &mut Cx<'_>, text: &Str) -> Result<Vec<Value>> {
     cx.text(units.len())?;
     let count = units.len() - pair_count(&units);
     cx.array(count)?;
-    let mut points = Vec::with_capacity(count);
+    let mut points = room(count)?;
     let mut idx = 0;
     while idx < units.len() {
         let width = point_width(&units, idx);
@@ -1824,6 +1847,20 @@ fn point_width(units: &[u16], idx: usize) -> usize {
     let pair = units.get(idx).is_some_and(|unit| (0xD800..0xDC00).contains(unit))
         && units.get(idx + 1).is_some_and(|next| (0xDC00..0xE000).contains(next));
     if pair { 2 } else { 1 }
+}
+
+/// An empty vector with room for `len` items, asked of the allocator fallibly: with caps the
+/// host raised, a request can pass every limit and still be more than the machine can give,
+/// and that is a budget error, not an abort.
+pub(crate) fn room<T>(len: usize) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(len).map_err(|_| {
+        Error::budget(format!(
+            "cannot allocate room for {len} items: the machine has less memory than the limits allow — lower \
+             maxArrayLength or build a smaller array"
+        ))
+    })?;
+    Ok(out)
 }
 
 /// Refuses a host function's argument or output nested deeper than [`MAX_RESULT_DEPTH`],

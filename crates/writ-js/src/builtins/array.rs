@@ -10,7 +10,7 @@ use writ_core::{Array, Str, Value};
 
 use crate::coerce;
 use crate::error::{Error, Result};
-use crate::interp::{Args, Callback, Cx, code_points};
+use crate::interp::{Args, Callback, Cx, code_points, room};
 use crate::ops;
 use crate::tables::{ArrayFn, ArrayMethod};
 
@@ -238,7 +238,7 @@ fn concat(cx: &mut Cx<'_>, this: &Array, args: &Args<'_, '_>) -> Result<Value> {
         })
     });
     cx.array(total)?;
-    let mut out = Vec::with_capacity(total);
+    let mut out = room(total)?;
     out.extend_from_slice(this.as_slice());
     for arg in args.values {
         match arg {
@@ -328,7 +328,7 @@ fn flat(cx: &mut Cx<'_>, this: &Array, args: &Args<'_, '_>) -> Result<Value> {
     };
     let total = flat_count(cx, this.as_slice(), depth)?;
     cx.array(total)?;
-    let mut out = Vec::with_capacity(total);
+    let mut out = room(total)?;
     flat_into(&mut out, this.as_slice(), depth);
     Ok(Value::Array(Array::from(out)))
 }
@@ -372,7 +372,7 @@ fn flat_map<'r>(cx: &mut Cx<'r>, this: &Array, this_value: &Value, args: &Args<'
         results.push(result);
     }
     cx.array(total)?;
-    let mut out = Vec::with_capacity(total);
+    let mut out = room(total)?;
     for result in results {
         match result {
             Value::Array(inner) => out.extend_from_slice(inner.as_slice()),
@@ -401,7 +401,7 @@ fn to_spliced(cx: &mut Cx<'_>, this: &Array, args: &Args<'_, '_>) -> Result<Valu
     let new_len = (len - skip).saturating_add(inserted.len());
     cx.array(new_len)?;
     let items = this.as_slice();
-    let mut out = Vec::with_capacity(new_len);
+    let mut out = room(new_len)?;
     out.extend_from_slice(items.get(..start).unwrap_or(&[]));
     out.extend_from_slice(inserted);
     out.extend_from_slice(items.get(start + skip..).unwrap_or(&[]));
@@ -471,7 +471,9 @@ fn from<'r>(cx: &mut Cx<'r>, args: &Args<'_, 'r>) -> Result<Value> {
             let len = length as usize;
             if object.len() <= 1 {
                 // Nothing but `length`: every item is a hole, read as `undefined`.
-                vec![Value::Undefined; len]
+                let mut holes = room(len)?;
+                holes.resize(len, Value::Undefined);
+                holes
             } else {
                 (0..len)
                     .map(|index| {
@@ -567,7 +569,7 @@ fn to_sorted<'r>(cx: &mut Cx<'r>, this: &Array, args: &Args<'_, 'r>) -> Result<V
             })?
         }
     };
-    let mut out = Vec::with_capacity(len);
+    let mut out = room(len)?;
     for index in order {
         out.push(defined.get(index).map_or(Value::Undefined, |&item| item.clone()));
     }

@@ -165,13 +165,12 @@ fn position(found: Option<usize>) -> Value {
 /// Charges a string of `len` code units about to be built, and refuses what JavaScript itself
 /// could not build (only reachable when the caps are set above V8's limit).
 fn new_string(cx: &mut Cx<'_>, len: usize) -> Result<()> {
-    cx.string(len)?;
-    if len > MAX_JS_STRING_LENGTH {
+    if len > MAX_JS_STRING_LENGTH && cx.meter.check_string_length(len).is_ok() {
         return Err(Error::range_error(format!(
             "Invalid string length: {len} characters is more than JavaScript can hold in one string"
         )));
     }
-    Ok(())
+    cx.string(len)
 }
 
 /// Charges the worst case of searching `text_len` code units for a pattern of `pattern_len`.
@@ -1116,18 +1115,26 @@ fn normalize(cx: &mut Cx<'_>, text: &Str, form: &Value) -> Result<Value> {
         for stretch in Stretches::new(&units[start..end], newer_than_node) {
             match stretch {
                 Stretch::Text(part) => match form {
-                    Form::Nfc => ComposingNormalizerBorrowed::new_nfc()
-                        .normalize_iter(chars(part))
-                        .for_each(|c| out.char(c)),
-                    Form::Nfkc => ComposingNormalizerBorrowed::new_nfkc()
-                        .normalize_iter(chars(part))
-                        .for_each(|c| out.char(c)),
-                    Form::Nfd => DecomposingNormalizerBorrowed::new_nfd()
-                        .normalize_iter(chars(part))
-                        .for_each(|c| out.char(c)),
-                    Form::Nfkd => DecomposingNormalizerBorrowed::new_nfkd()
-                        .normalize_iter(chars(part))
-                        .for_each(|c| out.char(c)),
+                    Form::Nfc => collect_normalized(
+                        cx,
+                        &mut out,
+                        ComposingNormalizerBorrowed::new_nfc().normalize_iter(chars(part)),
+                    )?,
+                    Form::Nfkc => collect_normalized(
+                        cx,
+                        &mut out,
+                        ComposingNormalizerBorrowed::new_nfkc().normalize_iter(chars(part)),
+                    )?,
+                    Form::Nfd => collect_normalized(
+                        cx,
+                        &mut out,
+                        DecomposingNormalizerBorrowed::new_nfd().normalize_iter(chars(part)),
+                    )?,
+                    Form::Nfkd => collect_normalized(
+                        cx,
+                        &mut out,
+                        DecomposingNormalizerBorrowed::new_nfkd().normalize_iter(chars(part)),
+                    )?,
                 },
                 Stretch::Keep(kept) => kept.iter().for_each(|&unit| out.unit(unit)),
             }
@@ -1139,6 +1146,21 @@ fn normalize(cx: &mut Cx<'_>, text: &Str, form: &Value) -> Result<Value> {
     new_string(cx, out.0.len())?;
     let normalized = Str::from_utf16(&out.0);
     Ok(Value::String(normalized))
+}
+
+/// Appends what `normalized` yields to `out`, reading the clock and the string cap every
+/// [`UNITS_PER_CLOCK_CHECK`] characters: a piece between two safe boundaries can be the whole
+/// text (`"\u{FDFA}".repeat(n)` has none, and each of its characters becomes 18), and the
+/// normalizer yields lazily, so the work stops where the clock says.
+fn collect_normalized(cx: &mut Cx<'_>, out: &mut Collect, normalized: impl Iterator<Item = char>) -> Result<()> {
+    for (index, c) in normalized.enumerate() {
+        out.char(c);
+        if index % UNITS_PER_CLOCK_CHECK == UNITS_PER_CLOCK_CHECK - 1 {
+            cx.check_clock()?;
+            cx.meter.check_string_length(out.0.len())?;
+        }
+    }
+    Ok(())
 }
 
 /// `toWellFormed()`: each lone surrogate becomes U+FFFD.

@@ -145,6 +145,8 @@ const host = file('host', G, [
 ], shared);
 
 const big = { steps: 100000000 };
+// Caps a host raised far past the defaults: only the clock and the machine stop these.
+const raised = { steps: 1e12, maxStringLength: 1e10, maxArrayLength: 1e10, maxTotalAllocation: 1e12 };
 const budget = file('budget', BUDGET, [
   ...grouped('string', BUDGET, ['"x".repeat(1e7)', '"ab".repeat(2 ** 29)', '"x".repeat(1000).repeat(1000).repeat(1000)', '"x".padStart(2e6)', '"x".padEnd(1e9, "ab")', '"".padStart(5e6, "abc")', '"x".repeat(600000) + "y".repeat(600000)', '`${"a".repeat(600000)}${"b".repeat(600000)}`', '"x".repeat(999999) + "yy"', '"ß".repeat(600000).toUpperCase()', '"a".repeat(600000).concat("b".repeat(600000))', '"abc".concat(..."x".repeat(50000).split("").map(() => "y".repeat(100)))']),
   ...grouped('array', BUDGET, ['Array.from({ length: 1e6 })', { expr: 'Array.from({ length: 2 ** 32 })', code: RUNTIME }, 'Array.from({ length: 1e5 }, () => Array.from({ length: 1e5 }))', 'Array.from({ length: 1e5 }).map(() => Array.from({ length: 1e5 }))', '[..."x".repeat(200000)]', 'Array.from("x".repeat(200000))', 'Math.max(...Array.from({ length: 2e5 }))', 'Array.from({ length: 2000 }).flatMap((_, i, a) => a)', 'Array.from({ length: 1000 }, () => Array.from({ length: 1000 })).flat()', 'Object.fromEntries(Array.from({ length: 2e5 }, (_, i) => [i, i]))', 'Array.from({ length: 6e4 }).concat(Array.from({ length: 6e4 }))', 'Array.from({ length: 5e4 }).toSpliced(0, 0, ...Array.from({ length: 6e4 }))']),
@@ -176,7 +178,8 @@ const budget = file('budget', BUDGET, [
     { expr: 'Array.from({ length: 1e5 }, (_, i) => String(i)).toSorted((a, b) => (a < b ? 1 : a > b ? -1 : 0)).length', limits: { ms: 5, ...big } },
     { expr: 'Array.from({ length: 1000 }, () => Array.from({ length: 1000 }, (_, j) => j).reduce((a, b) => a + b)).length', limits: { ms: 2, ...big } },
   ]),
-  // Issue 13: values built by doubling (60 small arrays, 2^60 leaves), walked or returned.
+  // Issue 13: values built by doubling (60 small arrays, 2^60 leaves), walked or returned; one
+  // operation that cannot stop halfway under raised caps; normalization that expands 18-fold.
   ...grouped('doubled', BUDGET, [
     'Array.from({ length: 60 }).reduce((a) => [a, a], 1)',
     'Object.groupBy(Array.from({ length: 60 }).reduce((a) => [a, a], 1), (x) => 1)',
@@ -189,6 +192,16 @@ const budget = file('budget', BUDGET, [
     'Array.from({ length: 60 }).reduce((a) => ({ a, b: a }), 1)',
     { expr: 'Array.from({ length: 60 }).reduce((a) => [a, a], 1)', limits: big },
     { expr: 'Array.from({ length: 60 }).reduce((a) => [a, a], 1).join()', limits: big },
+  ]),
+  ...grouped('bulk', BUDGET, [
+    '"\uFDFA".repeat(5e5).normalize("NFKC").length',
+    '"\uFDFA".repeat(5e5).normalize("NFKD").length',
+    { expr: '"\uFDFA".repeat(5e5).normalize("NFKC").length', limits: raised },
+    { expr: '"x".repeat(2e8).padStart(5e8, "ab").length', limits: raised },
+    { expr: '("x".repeat(2.5e8) + "y".repeat(2.5e8)).length', limits: raised },
+    { expr: '"xy".repeat(2.5e8).length', limits: raised },
+    { expr: 'Array.from({ length: 2 ** 32 - 1 }).length', limits: raised },
+    { expr: 'Array.from({ length: 2 ** 32 - 1 }).length', limits: { ...raised, ms: 1e9 } },
   ]),
 ], shared);
 
