@@ -2,6 +2,7 @@
 //! depth-capped so neither direction can recurse without bound.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use mlua::{Lua, Table, Value as LuaValue};
 use writ_core::{Array, Meter, Object, Str, Value};
@@ -24,6 +25,8 @@ pub(crate) enum Fault {
     Unrepresentable(String),
     /// The context would not fit under the memory ceiling.
     Memory,
+    /// The answer, written out, would not fit under the memory ceiling.
+    AnswerTooLarge,
 }
 
 impl From<writ_core::BudgetExceeded> for Fault {
@@ -46,6 +49,13 @@ impl Fault {
             Fault::Lua(error) => Error::from_lua(&error, ceiling),
             Fault::Unrepresentable(message) => Error::new(Code::Unrepresentable, message),
             Fault::Memory => Error::memory(ceiling),
+            Fault::AnswerTooLarge => Error::new(
+                Code::Memory,
+                format!(
+                    "the chunk's answer, written out, passes the memory ceiling of {ceiling} bytes (a table returned \
+                     in several places counts in each); return less, or the same table once"
+                ),
+            ),
         }
     }
 }
@@ -148,93 +158,153 @@ impl Builder<'_> {
     }
 }
 
+/// Bytes one answer value costs written out in writ, beyond a string's or a key's text: a
+/// `Value` slot, and an object key's handle beside it.
+const ANSWER_SLOT: u64 = 16;
+
 /// Converts the chunk's answer back: nil to undefined, numbers, booleans, strings (invalid
 /// UTF-8 becomes U+FFFD), a table with keys exactly 1..n to an array, a table with string keys
 /// to an object with its keys sorted, an empty table to an empty array. Anything else —
 /// functions, threads, userdata, cyclic tables, tables whose keys mix kinds — is refused.
-pub(crate) fn from_lua(value: &LuaValue, meter: &mut Meter) -> Result<Value, Fault> {
-    let mut path = Vec::new();
-    convert(value, meter, &mut path)
+///
+/// The answer is held to `ceiling` bytes as if written out in full: a table the chunk returns
+/// in many places is converted once and shared, but counts once per place, because the answer
+/// is written out (and its reader receives it) in full. So a few kilobytes of tables built by
+/// doubling (`t = {t, t}`) are refused with the memory ceiling at once, rather than expanded
+/// outside the VM's ceiling.
+pub(crate) fn from_lua(value: &LuaValue, meter: &mut Meter, ceiling: usize) -> Result<Value, Fault> {
+    let mut answer = Answer {
+        meter,
+        path: Vec::new(),
+        converted: HashMap::new(),
+        size: 0,
+        ceiling: ceiling as u64,
+    };
+    answer.convert(value).map(|(value, _)| value)
 }
 
-/// [`from_lua`] with the tables on the current path, to tell a cycle from a shared table.
-fn convert(value: &LuaValue, meter: &mut Meter, path: &mut Vec<usize>) -> Result<Value, Fault> {
-    Ok(match value {
-        LuaValue::Nil => Value::Undefined,
-        LuaValue::Boolean(b) => Value::Bool(*b),
-        LuaValue::Integer(i) => Value::Number(*i as f64),
-        LuaValue::Number(n) => Value::Number(*n),
-        LuaValue::String(s) => {
-            let bytes = s.as_bytes();
-            charge(meter, bytes.len())?;
-            Value::String(Str::from(String::from_utf8_lossy(&bytes).as_ref()))
-        }
-        LuaValue::Table(table) => convert_table(table, meter, path)?,
-        other => {
-            return Err(Fault::Unrepresentable(format!(
-                "the chunk returned a {}, which has no JSON form; return a string, a number, a boolean, nil or a table \
-                 of those",
-                other.type_name()
-            )));
-        }
-    })
+/// One answer under conversion.
+struct Answer<'m> {
+    /// The evaluation's meter: a step per value and per 64 bytes of text.
+    meter: &'m mut Meter,
+    /// The tables on the current path, to tell a cycle from a shared table.
+    path: Vec<usize>,
+    /// Each table converted so far, by identity, with its size written out.
+    converted: HashMap<usize, (Value, u64)>,
+    /// The answer's size written out so far.
+    size: u64,
+    /// The most `size` may reach.
+    ceiling: u64,
 }
 
-/// A table as an array or an object, by its keys.
-fn convert_table(table: &Table, meter: &mut Meter, path: &mut Vec<usize>) -> Result<Value, Fault> {
-    let identity = table.to_pointer() as usize;
-    if path.contains(&identity) {
-        return Err(Fault::Unrepresentable(
-            "the chunk returned a table that contains itself, which has no JSON form; return a tree of tables".into(),
-        ));
-    }
-    charge(meter, 0)?;
-    meter.enter()?;
-    path.push(identity);
-    let mut entries = Vec::new();
-    for pair in table.pairs::<LuaValue, LuaValue>() {
-        let pair = pair?;
-        charge(meter, 0)?;
-        entries.push(pair);
-    }
-    let result = if entries.iter().all(|(k, _)| matches!(k, LuaValue::String(_))) && !entries.is_empty() {
-        let mut fields = Vec::with_capacity(entries.len());
-        for (key, item) in &entries {
-            let LuaValue::String(key) = key else { continue };
-            let key = String::from_utf8_lossy(&key.as_bytes()).into_owned();
-            fields.push((key, convert(item, meter, path)?));
+impl Answer<'_> {
+    /// Counts `bytes` more of the answer written out, or fails at the ceiling.
+    fn count(&mut self, bytes: u64) -> Result<u64, Fault> {
+        self.size = self.size.saturating_add(bytes);
+        if self.size > self.ceiling {
+            return Err(Fault::AnswerTooLarge);
         }
-        meter.steps(fields.len() as u64)?;
-        fields.sort_by(|a, b| a.0.cmp(&b.0));
-        Value::Object(Object::from_entries(
-            fields.into_iter().map(|(k, v)| (Str::from(k), v)).collect(),
-        ))
-    } else {
-        let n = entries.len();
-        let mut slots: Vec<Option<Value>> = Vec::new();
-        slots.resize_with(n, || None);
-        for (key, item) in &entries {
-            let index = match key {
-                LuaValue::Integer(i) => usize::try_from(*i).ok(),
-                LuaValue::Number(f) if f.fract() == 0.0 && *f >= 1.0 && *f <= n as f64 => Some(*f as usize),
-                _ => None,
-            };
-            match index.and_then(|i| i.checked_sub(1)).and_then(|i| slots.get_mut(i)) {
-                Some(slot) => *slot = Some(convert(item, meter, path)?),
-                None => {
+        Ok(bytes)
+    }
+
+    /// A value and its size written out.
+    fn convert(&mut self, value: &LuaValue) -> Result<(Value, u64), Fault> {
+        Ok(match value {
+            LuaValue::Nil => (Value::Undefined, self.count(ANSWER_SLOT)?),
+            LuaValue::Boolean(b) => (Value::Bool(*b), self.count(ANSWER_SLOT)?),
+            LuaValue::Integer(i) => (Value::Number(*i as f64), self.count(ANSWER_SLOT)?),
+            LuaValue::Number(n) => (Value::Number(*n), self.count(ANSWER_SLOT)?),
+            LuaValue::String(s) => {
+                let bytes = s.as_bytes();
+                let size = self.count(ANSWER_SLOT.saturating_add(bytes.len() as u64))?;
+                charge(self.meter, bytes.len())?;
+                (Value::String(Str::from(String::from_utf8_lossy(&bytes).as_ref())), size)
+            }
+            LuaValue::Table(table) => self.table(table)?,
+            other => {
+                return Err(Fault::Unrepresentable(format!(
+                    "the chunk returned a {}, which has no JSON form; return a string, a number, a boolean, nil or a \
+                     table of those",
+                    other.type_name()
+                )));
+            }
+        })
+    }
+
+    /// A table as an array or an object, by its keys; a table met before is shared.
+    fn table(&mut self, table: &Table) -> Result<(Value, u64), Fault> {
+        let identity = table.to_pointer() as usize;
+        if let Some((value, size)) = self.converted.get(&identity) {
+            let (value, size) = (value.clone(), *size);
+            charge(self.meter, 0)?;
+            return Ok((value, self.count(size)?));
+        }
+        if self.path.contains(&identity) {
+            return Err(Fault::Unrepresentable(
+                "the chunk returned a table that contains itself, which has no JSON form; return a tree of tables"
+                    .into(),
+            ));
+        }
+        charge(self.meter, 0)?;
+        self.meter.enter()?;
+        self.path.push(identity);
+        let converted = self.entries(table);
+        self.path.pop();
+        self.meter.leave();
+        let (value, size) = converted?;
+        self.converted.insert(identity, (value.clone(), size));
+        Ok((value, size))
+    }
+
+    /// The entries of a table not met before, converted, with the table's size written out.
+    fn entries(&mut self, table: &Table) -> Result<(Value, u64), Fault> {
+        let mut size = self.count(ANSWER_SLOT)?;
+        let mut entries = Vec::new();
+        for pair in table.pairs::<LuaValue, LuaValue>() {
+            let pair = pair?;
+            charge(self.meter, 0)?;
+            entries.push(pair);
+        }
+        let value = if entries.iter().all(|(k, _)| matches!(k, LuaValue::String(_))) && !entries.is_empty() {
+            let mut fields = Vec::with_capacity(entries.len());
+            for (key, item) in &entries {
+                let LuaValue::String(key) = key else { continue };
+                let key = String::from_utf8_lossy(&key.as_bytes()).into_owned();
+                size = size.saturating_add(self.count(ANSWER_SLOT.saturating_add(key.len() as u64))?);
+                let (item, item_size) = self.convert(item)?;
+                size = size.saturating_add(item_size);
+                fields.push((key, item));
+            }
+            self.meter.steps(fields.len() as u64)?;
+            fields.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(Object::from_entries(
+                fields.into_iter().map(|(k, v)| (Str::from(k), v)).collect(),
+            ))
+        } else {
+            let n = entries.len();
+            let mut slots: Vec<Option<Value>> = Vec::new();
+            slots.resize_with(n, || None);
+            for (key, item) in &entries {
+                let index = match key {
+                    LuaValue::Integer(i) => usize::try_from(*i).ok(),
+                    LuaValue::Number(f) if f.fract() == 0.0 && *f >= 1.0 && *f <= n as f64 => Some(*f as usize),
+                    _ => None,
+                };
+                let Some(slot) = index.and_then(|i| i.checked_sub(1)).and_then(|i| slots.get_mut(i)) else {
                     return Err(Fault::Unrepresentable(format!(
-                        "the chunk returned a table with a {} key among {n}, which has no JSON form; return a sequence \
-                         (keys 1..n) or a table whose keys are all strings",
+                        "the chunk returned a table with a {} key among {n}, which has no JSON form; return a \
+                         sequence (keys 1..n) or a table whose keys are all strings",
                         describe_key(key)
                     )));
-                }
+                };
+                let (item, item_size) = self.convert(item)?;
+                size = size.saturating_add(item_size);
+                *slot = Some(item);
             }
-        }
-        Value::Array(Array::from(slots.into_iter().flatten().collect::<Vec<_>>()))
-    };
-    path.pop();
-    meter.leave();
-    Ok(result)
+            Value::Array(Array::from(slots.into_iter().flatten().collect::<Vec<_>>()))
+        };
+        Ok((value, size))
+    }
 }
 
 /// How a key that fits neither an array nor an object reads in a message.

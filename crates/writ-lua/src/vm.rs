@@ -276,8 +276,9 @@ impl Vm {
         drop(running);
         let called = self.call(source, context, ceiling);
         let mut running = lock(&self.running);
-        let answer =
-            called.and_then(|first| marshal::from_lua(&first, &mut running.meter).map_err(|f| f.into_error(ceiling)));
+        let answer = called.and_then(|first| {
+            marshal::from_lua(&first, &mut running.meter, ceiling).map_err(|f| f.into_error(ceiling))
+        });
         let bound = if let Some(exceeded) = running.meter.exceeded() {
             Some(Error::from_budget(exceeded))
         } else if running.memory {

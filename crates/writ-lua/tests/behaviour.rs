@@ -645,3 +645,41 @@ fn luaus_own_type_errors_are_told_from_errors_the_chunk_raises() {
         assert!(!error.is_type_error(), "{source}: {}", error.message());
     }
 }
+
+#[test]
+fn an_answer_of_shared_tables_is_held_to_the_memory_ceiling_written_out() {
+    let sandbox = sandbox();
+    // Written out, a table doubled `levels` times is 2^(levels + 1) - 1 tables of 16 bytes.
+    let doubled = |levels: u32| format!("local t = {{}} for i = 1, {levels} do t = {{t, t}} end return t");
+    let small = LuaLimits {
+        memory_ceiling_bytes: 1 << 20,
+        ..DEFAULT_LIMITS
+    };
+    let at = sandbox
+        .evaluate_with(&doubled(15), &Value::Undefined, &small)
+        .expect("16 * (2^16 - 1) bytes fit in 1 MiB");
+    assert_eq!(at.to_json_string().map(|text| text.len()), Some(5 * (1 << 15) - 3));
+    let over = sandbox
+        .evaluate_with(&doubled(16), &Value::Undefined, &small)
+        .expect_err("16 * (2^17 - 1) bytes do not");
+    assert_eq!(over.code().as_str(), "lua-memory");
+    assert!(over.message().contains("answer"), "{over}");
+    // With no instruction limit, a doubling the VM holds in a few kilobytes stops at the
+    // ceiling, not at the clock, and within its timeout.
+    let raised = LuaLimits {
+        instruction_limit: u64::MAX,
+        timeout: Duration::from_secs(2),
+        ..DEFAULT_LIMITS
+    };
+    let started = std::time::Instant::now();
+    let error = sandbox
+        .evaluate_with(&doubled(60), &Value::Undefined, &raised)
+        .expect_err("2^61 tables");
+    assert_eq!(error.code().as_str(), "lua-memory");
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    // A table returned twice is still written twice.
+    assert_eq!(
+        answer(&sandbox, "local t = {a = {1}} return {t, t, {t}}", &Value::Undefined),
+        r#"[{"a":[1]},{"a":[1]},[{"a":[1]}]]"#
+    );
+}
