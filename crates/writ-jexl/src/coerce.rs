@@ -21,6 +21,25 @@ pub(crate) fn charge_scan(meter: &mut Meter, len: usize) -> Result<()> {
     Ok(())
 }
 
+/// Code units below which copying or scanning text is too quick to charge in time.
+const BULK_UNITS: usize = 1 << 16;
+
+/// About how long copying, converting or scanning one code unit takes.
+const NANOS_PER_UNIT: u64 = 2;
+
+/// Charges, in time and before it starts, work over `len` code units that cannot stop halfway
+/// (one copy, one case mapping, one search): a piece that would not finish before the deadline
+/// is refused instead of run past it.
+#[inline]
+pub(crate) fn reserve_units(meter: &mut Meter, len: usize) -> Result<()> {
+    if len >= BULK_UNITS {
+        meter.reserve_time(std::time::Duration::from_nanos(
+            (len as u64).saturating_mul(NANOS_PER_UNIT),
+        ))?;
+    }
+    Ok(())
+}
+
 /// UTF-16 text under construction, held to the string cap as it grows.
 pub(crate) struct TextBuilder {
     /// The code units so far.
@@ -38,6 +57,7 @@ impl TextBuilder {
         let len = piece.len();
         meter.check_string_length(self.units.len().saturating_add(len))?;
         charge_scan(meter, len)?;
+        reserve_units(meter, len)?;
         self.units.extend(piece);
         Ok(())
     }
@@ -51,6 +71,7 @@ impl TextBuilder {
     /// The text, charged to the total allocation.
     pub(crate) fn finish(self, meter: &mut Meter) -> Result<Str> {
         meter.charge_string(self.units.len())?;
+        reserve_units(meter, self.units.len())?;
         Ok(Str::from_utf16(&self.units))
     }
 }
@@ -235,8 +256,10 @@ pub(crate) fn contains(haystack: &Str, needle: &Str, meter: &mut Meter) -> Resul
     if let (Some(haystack), Some(needle)) = (haystack.as_ascii_str(), needle.as_ascii_str()) {
         // The standard library's search is linear in the haystack.
         charge_scan(meter, haystack.len() + needle.len())?;
+        reserve_units(meter, haystack.len())?;
         return Ok(haystack.contains(needle));
     }
+    reserve_units(meter, haystack.len_utf16())?;
     let haystack: Vec<u16> = haystack.code_units().collect();
     let needle: Vec<u16> = needle.code_units().collect();
     Ok(find_units(&haystack, &needle, 0, meter)?.is_some())

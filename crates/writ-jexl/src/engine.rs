@@ -9,8 +9,8 @@
 use std::sync::Arc;
 
 use writ_core::{
-    Category, Diagnostic, Engine, ErrorCode, Host, LimitField, LimitName, Limits, Meter, Object, Program, Source, Span,
-    Validation, Value,
+    ANSWER_TOO_LARGE, Category, Diagnostic, Engine, ErrorCode, Host, LimitField, LimitName, Limits, MAX_ANSWER_BYTES,
+    Meter, Object, Program, Source, Span, Validation, Value,
 };
 
 use crate::{Code, DEFAULT_LIMITS, Error, Expression, Jexl, lint};
@@ -165,6 +165,19 @@ impl Program for Expression {
         meter: &mut Meter,
         _host: &dyn Host,
     ) -> Result<Value, Diagnostic> {
-        self.evaluate_with(input, meter).map_err(Diagnostic::from)
+        let answer = self.evaluate_with(input, meter)?;
+        // The host writes the answer out next: that is charged here, within the budget.
+        match crate::answer::measure(&answer, meter)? {
+            Ok(()) => Ok(answer),
+            Err(crate::answer::TooLong) => Err(Diagnostic::new(
+                ANSWER_TOO_LARGE,
+                Category::Budget,
+                format!(
+                    "the answer's JSON text is longer than {MAX_ANSWER_BYTES} bytes, the most an answer may take (a \
+                     value that holds the same array or object many times over is written out in full each time); \
+                     return less, such as a count, a sample or a summary"
+                ),
+            )),
+        }
     }
 }

@@ -10,8 +10,8 @@ use writ_core::{Meter, Object, Str, Value, js_number_to_string};
 
 use crate::ast::{Callable, Kind, NodeId, Pool, Program};
 use crate::coerce::{
-    TextBuilder, contains, describe_key, less_than, loose_equals, read_key, read_name, read_of_nothing, strict_equals,
-    to_js_string, to_key, to_number, to_primitive,
+    TextBuilder, contains, describe_key, less_than, loose_equals, read_key, read_name, read_of_nothing, reserve_units,
+    strict_equals, to_js_string, to_key, to_number, to_primitive,
 };
 use crate::error::{Code, Error, Result};
 use crate::lexer::BinaryOp;
@@ -407,7 +407,9 @@ fn add(left: &Value, right: &Value, meter: &mut Meter) -> Result<Value> {
     let left = to_primitive(left, meter)?;
     let right = to_primitive(right, meter)?;
     if let (Value::String(x), Value::String(y)) = (&left, &right) {
-        meter.charge_string(x.len_utf16().saturating_add(y.len_utf16()))?;
+        let len = x.len_utf16().saturating_add(y.len_utf16());
+        meter.charge_string(len)?;
+        reserve_units(meter, len)?;
         return Ok(Value::String(x.concat(y)));
     }
     if matches!(left, Value::String(_)) || matches!(right, Value::String(_)) {

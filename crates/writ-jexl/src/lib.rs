@@ -86,6 +86,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod answer;
 mod ast;
 mod coerce;
 mod engine;

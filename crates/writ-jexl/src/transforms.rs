@@ -14,7 +14,7 @@
 use writ_core::{Meter, Str, Value};
 
 use crate::ast::Standard;
-use crate::coerce::{TextBuilder, charge_scan, find_units, join_into, to_js_string};
+use crate::coerce::{TextBuilder, charge_scan, find_units, join_into, reserve_units, to_js_string};
 use crate::error::{Code, Error, Result};
 
 /// Looks a standard transform up by name.
@@ -81,6 +81,8 @@ fn failed(name: &str, message: String) -> Error {
 
 /// Full Unicode case mapping of `text`, keeping lone surrogates.
 fn change_case(text: &Str, upper: bool, meter: &mut Meter) -> Result<Str> {
+    // Mapping a run of text, and the conversions around it, cannot stop halfway.
+    reserve_units(meter, text.len_utf16().saturating_mul(4))?;
     if let Some(ascii) = text.as_ascii_str() {
         // ASCII maps to ASCII of the same length, so the result is charged before it is built.
         charge_scan(meter, ascii.len())?;
@@ -125,6 +127,7 @@ fn split(value: &Value, separator: &Value, meter: &mut Meter) -> Result<Value> {
         return Ok(Value::from(vec![Value::String(text)]));
     }
     let separator = to_js_string(separator, meter)?;
+    reserve_units(meter, text.len_utf16())?;
     let units: Vec<u16> = text.code_units().collect();
     let sep: Vec<u16> = separator.code_units().collect();
     charge_scan(meter, units.len())?;

@@ -1,0 +1,113 @@
+//! Values that hold one array or object many times over: a host can give a context whose
+//! structure is shared (built by doubling, 2^40 leaves in a few kilobytes), and every walk over
+//! it — comparison, membership, conversion to text, transforms, and writing the answer — must
+//! stop within the evaluation's limits, with every limit but the clock raised by the host.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use writ_core::{Engine, FixedHost, Limits, Object, Source, Value};
+use writ_jexl::{DEFAULT_LIMITS, Jexl};
+
+/// The clock every case runs under.
+const DEADLINE: Duration = Duration::from_millis(200);
+
+/// How far past the deadline a case may run: generous, as in the other refusal suites.
+const MARGIN: Duration = Duration::from_millis(1_000);
+
+/// Limits with everything raised but the clock.
+fn raised() -> Limits {
+    Limits {
+        steps: None,
+        time: Some(DEADLINE),
+        max_string_length: None,
+        max_array_length: None,
+        max_total_allocation: None,
+        ..DEFAULT_LIMITS
+    }
+}
+
+/// `leaf` doubled `levels` times: `[[leaf, leaf], [leaf, leaf]]` for two.
+fn doubled(leaf: Value, levels: u32) -> Value {
+    (0..levels).fold(leaf, |inner, _| Value::from(vec![inner.clone(), inner]))
+}
+
+/// A context `{a, o, s}`: an array of 2^40 strings, an object holding it twice, a short string.
+fn context() -> Value {
+    let a = doubled(Value::from("x"), 40);
+    let mut o = Object::new();
+    o.insert("l".into(), a.clone());
+    o.insert("r".into(), a.clone());
+    let mut root = Object::new();
+    root.insert("a".into(), a);
+    root.insert("o".into(), Value::Object(o));
+    root.insert("s".into(), Value::from("x"));
+    Value::Object(root)
+}
+
+/// Runs `source` through the engine seam, as `writ eval` does, and returns its code and time.
+fn run(source: &str, limits: &Limits) -> (Result<Value, String>, Duration) {
+    let jexl = Jexl::new()
+        .with_standard_transforms(&["join", "length", "upper"])
+        .expect("transforms");
+    let started = Instant::now();
+    let answer = jexl
+        .run(
+            Source::Text(source),
+            &context(),
+            &Object::new(),
+            limits,
+            Arc::new(FixedHost::default()),
+        )
+        .map_err(|diagnostic| diagnostic.code().to_owned());
+    (answer, started.elapsed())
+}
+
+#[test]
+fn every_walk_over_a_doubled_context_stops_within_its_deadline() {
+    for source in [
+        "a == s",
+        "s == a",
+        "a != s",
+        "a < s",
+        "s >= a",
+        "a + s",
+        "s + a",
+        "a - 1",
+        "a in s",
+        "a|join",
+        "a|upper",
+        "o.l == 'x'",
+        "a[0] + ''",
+        "a[0][1] == s",
+    ] {
+        let (answer, took) = run(source, &raised());
+        assert_eq!(answer.err().as_deref(), Some("budget-exceeded"), "{source}");
+        assert!(took < DEADLINE + MARGIN, "{source}: {took:?}");
+    }
+}
+
+#[test]
+fn an_answer_holding_a_value_many_times_is_refused_before_it_is_written() {
+    for source in ["a", "o", "[a, a]", "{k: o}", "a[1]", "o.l[0]", "s ? a : 0"] {
+        let (answer, took) = run(source, &raised());
+        assert_eq!(answer.err().as_deref(), Some("answer-too-large"), "{source}");
+        assert!(took < DEADLINE + MARGIN, "{source}: {took:?}");
+    }
+    // Shared but small, it is written out in full.
+    let jexl = Jexl::new();
+    let small = Value::from(vec![doubled(Value::from(1.0), 3)]);
+    let answer = jexl
+        .run(
+            Source::Text("[x, x]"),
+            &Value::Object(Object::from_iter([("x".into(), small)])),
+            &Object::new(),
+            &raised(),
+            Arc::new(FixedHost::default()),
+        )
+        .expect("answers");
+    assert_eq!(
+        answer.to_json_string().as_deref(),
+        Some("[[[[[1,1],[1,1]],[[1,1],[1,1]]]],[[[[1,1],[1,1]],[[1,1],[1,1]]]]]")
+    );
+}
