@@ -5,7 +5,7 @@
 //! code units), and text is checked against the string cap before it grows.
 
 use writ_core::js::{self, LooseEquality};
-use writ_core::{Array, Meter, Object, Str, Value, js_number_to_string};
+use writ_core::{Array, Bound, BudgetExceeded, Meter, Object, Str, Value, js_number_to_string};
 
 use crate::error::{Error, Result};
 
@@ -40,6 +40,28 @@ pub(crate) fn reserve_units(meter: &mut Meter, len: usize) -> Result<()> {
     Ok(())
 }
 
+/// Makes room for `additional` more items in `items`, answering an allocation the system
+/// refuses as the total-allocation bound instead of aborting the process.
+pub(crate) fn reserve<T>(items: &mut Vec<T>, additional: usize, meter: &mut Meter) -> Result<()> {
+    if items.try_reserve(additional).is_err() {
+        let exceeded = BudgetExceeded {
+            bound: Bound::TotalAllocation,
+            limit: meter.allocated(),
+        };
+        meter.record_exceeded(exceeded);
+        return Err(exceeded.into());
+    }
+    Ok(())
+}
+
+/// The code units of `text`, in a vector the system may refuse (a budget error, not an abort).
+pub(crate) fn units_of(text: &Str, meter: &mut Meter) -> Result<Vec<u16>> {
+    let mut units = Vec::new();
+    reserve(&mut units, text.len_utf16(), meter)?;
+    units.extend(text.code_units());
+    Ok(units)
+}
+
 /// UTF-16 text under construction, held to the string cap as it grows.
 pub(crate) struct TextBuilder {
     /// The code units so far.
@@ -58,6 +80,7 @@ impl TextBuilder {
         meter.check_string_length(self.units.len().saturating_add(len))?;
         charge_scan(meter, len)?;
         reserve_units(meter, len)?;
+        reserve(&mut self.units, len, meter)?;
         self.units.extend(piece);
         Ok(())
     }
@@ -260,8 +283,8 @@ pub(crate) fn contains(haystack: &Str, needle: &Str, meter: &mut Meter) -> Resul
         return Ok(haystack.contains(needle));
     }
     reserve_units(meter, haystack.len_utf16())?;
-    let haystack: Vec<u16> = haystack.code_units().collect();
-    let needle: Vec<u16> = needle.code_units().collect();
+    let haystack = units_of(haystack, meter)?;
+    let needle = units_of(needle, meter)?;
     Ok(find_units(&haystack, &needle, 0, meter)?.is_some())
 }
 
@@ -348,4 +371,25 @@ pub(crate) fn read_of_nothing(base: &Value, key: &str, position: usize) -> Error
              guard the read, e.g. 'x ? x.{key} : null', or check the data"
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use writ_core::Limits;
+
+    #[test]
+    fn a_capacity_the_system_refuses_is_a_budget_error_not_an_abort() {
+        let mut meter = Meter::new(&Limits::UNLIMITED);
+        let mut units: Vec<u16> = Vec::new();
+        let error = reserve(&mut units, usize::MAX / 2, &mut meter).expect_err("no such allocation");
+        assert_eq!(
+            error.budget().map(|exceeded| exceeded.bound),
+            Some(Bound::TotalAllocation)
+        );
+        // The meter fails from then on, as after any bound.
+        assert!(meter.step().is_err());
+        let mut fine = Meter::new(&Limits::UNLIMITED);
+        assert!(reserve(&mut units, 16, &mut fine).is_ok());
+    }
 }

@@ -14,7 +14,7 @@
 use writ_core::{Meter, Str, Value};
 
 use crate::ast::Standard;
-use crate::coerce::{TextBuilder, charge_scan, find_units, join_into, reserve_units, to_js_string};
+use crate::coerce::{TextBuilder, charge_scan, find_units, join_into, reserve, reserve_units, to_js_string, units_of};
 use crate::error::{Code, Error, Result};
 
 /// Looks a standard transform up by name.
@@ -128,12 +128,13 @@ fn split(value: &Value, separator: &Value, meter: &mut Meter) -> Result<Value> {
     }
     let separator = to_js_string(separator, meter)?;
     reserve_units(meter, text.len_utf16())?;
-    let units: Vec<u16> = text.code_units().collect();
-    let sep: Vec<u16> = separator.code_units().collect();
+    let units = units_of(&text, meter)?;
+    let sep = units_of(&separator, meter)?;
     charge_scan(meter, units.len())?;
     let mut pieces = Vec::new();
     if sep.is_empty() {
         meter.charge_array(units.len())?;
+        reserve(&mut pieces, units.len(), meter)?;
         for &unit in &units {
             meter.step()?;
             pieces.push(Value::String(Str::from_utf16(&[unit])));

@@ -263,10 +263,14 @@ impl Answer<'_> {
         for pair in table.pairs::<LuaValue, LuaValue>() {
             let pair = pair?;
             charge(self.meter, 0)?;
+            entries.try_reserve(1).map_err(|_| Fault::AnswerTooLarge)?;
             entries.push(pair);
         }
         let value = if entries.iter().all(|(k, _)| matches!(k, LuaValue::String(_))) && !entries.is_empty() {
-            let mut fields = Vec::with_capacity(entries.len());
+            let mut fields = Vec::new();
+            fields
+                .try_reserve_exact(entries.len())
+                .map_err(|_| Fault::AnswerTooLarge)?;
             for (key, item) in &entries {
                 let LuaValue::String(key) = key else { continue };
                 let key = String::from_utf8_lossy(&key.as_bytes()).into_owned();
@@ -283,6 +287,8 @@ impl Answer<'_> {
         } else {
             let n = entries.len();
             let mut slots: Vec<Option<Value>> = Vec::new();
+            // A sequence the system cannot hold is an answer too large, not an abort.
+            slots.try_reserve_exact(n).map_err(|_| Fault::AnswerTooLarge)?;
             slots.resize_with(n, || None);
             for (key, item) in &entries {
                 let index = match key {
