@@ -1,7 +1,10 @@
 //! Values that hold one array or object many times over: a host can give a context whose
 //! structure is shared (built by doubling, 2^40 leaves in a few kilobytes), and every walk over
 //! it — comparison, membership, conversion to text, transforms, and writing the answer — must
-//! stop within the evaluation's limits, with every limit but the clock raised by the host.
+//! stop within the evaluation's limits, with every limit but the clock raised by the host. A
+//! property combines such walks over doubled contexts of every depth and kind of leaf (the
+//! issue's fuzz target for this class, as a proptest: `cargo fuzz` needs its own build of every
+//! dependency).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -110,4 +113,92 @@ fn an_answer_holding_a_value_many_times_is_refused_before_it_is_written() {
         answer.to_json_string().as_deref(),
         Some("[[[[[1,1],[1,1]],[[1,1],[1,1]]]],[[[[1,1],[1,1]],[[1,1],[1,1]]]]]")
     );
+}
+
+/// The expressions the property combines: each walks, compares, converts or returns `a`.
+const WALKS: &[&str] = &[
+    "a == s",
+    "a < s",
+    "a >= s",
+    "a + s",
+    "s + a",
+    "a * 2",
+    "a|join",
+    "a|join(s)",
+    "a|upper",
+    "a|lower",
+    "a|split(s)",
+    "s in a",
+    "a in s",
+    "a",
+    "[a, a]",
+    "{k: a, l: [a]}",
+    "a[0] + a[1]",
+    "a[.x == s]",
+    "!a",
+    "a ? a : s",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+    /// A context doubled `levels` times over any kind of leaf, under tight limits or with only
+    /// the clock: any walk over it answers within its bounds or stops with a budget error,
+    /// within the deadline plus the margin.
+    #[test]
+    fn any_walk_over_a_doubled_context_stays_within_its_bounds(
+        levels in 1u32..48,
+        leaf in 0usize..4,
+        walk in 0usize..WALKS.len(),
+        second in 0usize..WALKS.len(),
+        tight in proptest::bool::ANY,
+    ) {
+        let leaf = match leaf {
+            0 => Value::from("xy"),
+            1 => Value::from(1.5),
+            2 => Value::Object(Object::from_iter([("x".into(), Value::from("xy"))])),
+            _ => Value::from(Vec::new()),
+        };
+        let mut root = Object::new();
+        root.insert("a".into(), doubled(leaf, levels));
+        root.insert("s".into(), Value::from("xy"));
+        let limits = if tight {
+            Limits {
+                steps: Some(100_000),
+                time: Some(Duration::from_millis(50)),
+                max_string_length: Some(100_000),
+                max_array_length: Some(100_000),
+                max_total_allocation: Some(1_000_000),
+                ..DEFAULT_LIMITS
+            }
+        } else {
+            raised()
+        };
+        let deadline = limits.time.unwrap_or(DEADLINE);
+        let source = format!("({}) + ({})", WALKS[walk], WALKS[second]);
+        let jexl = Jexl::new().with_standard_transforms(&["join", "upper", "lower", "split"]).expect("transforms");
+        for source in [WALKS[walk], source.as_str()] {
+            let started = Instant::now();
+            let answer = jexl.run(
+                Source::Text(source),
+                &Value::Object(root.clone()),
+                &Object::new(),
+                &limits,
+                Arc::new(FixedHost::default()),
+            );
+            let took = started.elapsed();
+            proptest::prop_assert!(took < deadline + MARGIN, "{source} over {levels} levels: {took:?}");
+            match answer {
+                Ok(value) => {
+                    let written = value.to_json_string_within(writ_core::MAX_ANSWER_BYTES);
+                    proptest::prop_assert!(written.is_ok(), "{source}: an answer too long to write");
+                }
+                Err(diagnostic) => proptest::prop_assert!(
+                    ["budget-exceeded", "answer-too-large"].contains(&diagnostic.code()),
+                    "{source}: {}",
+                    diagnostic.code()
+                ),
+            }
+        }
+    }
 }
