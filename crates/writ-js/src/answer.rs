@@ -16,6 +16,9 @@ use crate::error::{Error, Result};
 /// Containers visited between two readings of the clock.
 const NODES_PER_CLOCK_CHECK: u32 = 4096;
 
+/// The most items a container measured where it stands may hold ([`is_flat`]).
+const FLAT_MAX: usize = 8;
+
 /// Strings at least this long are counted once however often they occur; shorter ones are
 /// counted each time, as the text they are.
 const SHARED_STRING_MIN: usize = 64;
@@ -92,7 +95,10 @@ impl Walk {
                 Some(item) => self.enter(meter, item, &mut stack)?,
                 None => {
                     let done = stack.pop().map_or(0, |frame| {
-                        self.lengths.insert(frame.identity, frame.length);
+                        // The root is visited once; only what it holds can repeat.
+                        if !stack.is_empty() {
+                            self.lengths.insert(frame.identity, frame.length);
+                        }
                         frame.length
                     });
                     Some(done)
@@ -105,36 +111,30 @@ impl Walk {
     /// for it.
     fn enter<'a>(&mut self, meter: &mut Meter, value: &'a Value, stack: &mut Vec<Frame<'a>>) -> Result<Option<u64>> {
         let (identity, own, items) = match value {
-            Value::Array(items) if items.is_empty() => {
-                self.distinct = self.distinct.saturating_add(2);
-                return Ok(Some(2));
-            }
             Value::Array(items) => {
                 let own = 2 + items.len().saturating_sub(1) as u64;
+                if is_flat(items.as_slice().iter()) {
+                    let length = items
+                        .iter()
+                        .fold(own, |sum, item| sum.saturating_add(self.scalar(item)));
+                    self.distinct = self.distinct.saturating_add(own);
+                    return Ok(Some(length));
+                }
                 let identity = items.as_slice().as_ptr() as usize;
                 (identity, own, Items::Array(items.as_slice().iter()))
             }
-            Value::Object(object) => (
-                object.identity(),
-                object_overhead(object),
-                Items::Object(Box::new(object.values())),
-            ),
-            Value::String(text) => {
-                let length = text.len_utf16() as u64 + 2;
-                let shared = text.len_utf16() >= SHARED_STRING_MIN
-                    && text
-                        .ascii_bytes()
-                        .is_some_and(|bytes| self.strings.insert(bytes.as_ptr() as usize, ()).is_some());
-                if !shared {
-                    self.distinct = self.distinct.saturating_add(length);
+            Value::Object(object) => {
+                let own = object_overhead(object);
+                if is_flat(object.values()) {
+                    let length = object
+                        .values()
+                        .fold(own, |sum, item| sum.saturating_add(self.scalar(item)));
+                    self.distinct = self.distinct.saturating_add(own);
+                    return Ok(Some(length));
                 }
-                return Ok(Some(length));
+                (object.identity(), own, Items::Object(Box::new(object.values())))
             }
-            other => {
-                let length = leaf_length(other);
-                self.distinct = self.distinct.saturating_add(length);
-                return Ok(Some(length));
-            }
+            other => return Ok(Some(self.scalar(other))),
         };
         if let Some(&length) = self.lengths.get(&identity) {
             return Ok(Some(length));
@@ -152,6 +152,33 @@ impl Walk {
         });
         Ok(None)
     }
+
+    /// The written length of a value that is not a container, counted as distinct unless it is
+    /// a long string already seen.
+    fn scalar(&mut self, value: &Value) -> u64 {
+        let (length, shared) = match value {
+            Value::String(text) => {
+                let shared = text.len_utf16() >= SHARED_STRING_MIN
+                    && text
+                        .ascii_bytes()
+                        .is_some_and(|bytes| self.strings.insert(bytes.as_ptr() as usize, ()).is_some());
+                (text.len_utf16() as u64 + 2, shared)
+            }
+            other => (leaf_length(other), false),
+        };
+        if !shared {
+            self.distinct = self.distinct.saturating_add(length);
+        }
+        length
+    }
+}
+
+/// Whether a container is small and holds no container: measured where it stands, without
+/// being kept by identity. Each occurrence is then counted as distinct, which bounds what its
+/// repeats add to a constant times the slots that hold it (slots the evaluation paid for); a
+/// row of data returned as is costs no lookup.
+fn is_flat<'a>(mut items: impl ExactSizeIterator<Item = &'a Value>) -> bool {
+    items.len() <= FLAT_MAX && items.all(|item| !item.is_container())
 }
 
 /// Braces, quoted keys, colons and commas.
