@@ -44,7 +44,7 @@ impl ErrorCode for Code {
 /// [`ErrorCode::category`] by the code's text, whose letter says the kind.
 fn category(code: &str) -> Category {
     match code {
-        "D1011" | "D1012" | "D2014" | "D2015" | "U1001" | "U1003" | "U1006" | "U1007" => Category::Budget,
+        "D1011" | "D1012" | "D2014" | "D2015" | "U1001" | "U1003" | "U1006" | "U1007" | "U1008" => Category::Budget,
         // A regular expression writ cannot run in bounded time.
         "U1004" => Category::Refused,
         _ if code.starts_with('S') => Category::Syntax,
@@ -65,7 +65,12 @@ pub(crate) fn diagnostic(error: &Error, source: &str) -> Diagnostic {
     let span = error
         .position()
         .map(|position| Span::from_utf16(source, position.saturating_sub(1), position));
-    Diagnostic::of(error.code(), message).with_span_opt(span)
+    match error.code() {
+        // An answer too long to write is the same error in every language.
+        Code::U1008 => Diagnostic::new(writ_core::ANSWER_TOO_LARGE, Category::Budget, message),
+        code => Diagnostic::of(code, message),
+    }
+    .with_span_opt(span)
 }
 
 /// A compiled expression with its source, for the spans of its errors.

@@ -410,6 +410,9 @@ pub enum Code {
     U1006,
     /// A string or the memory used passed its limit (writ's own code).
     U1007,
+    /// The answer's JSON text would be longer than an answer may be (writ's own code; on the
+    /// engine seam, writ-core's `answer-too-large`).
+    U1008,
 }
 
 impl Code {
@@ -521,6 +524,7 @@ impl Code {
         Code::U1004,
         Code::U1006,
         Code::U1007,
+        Code::U1008,
     ];
 
     /// The code as JSONata writes it: `"S0201"`, `"T2001"`, `"D1012"`, `"U1006"`.
@@ -632,6 +636,7 @@ impl Code {
             Code::U1004 => "U1004",
             Code::U1006 => "U1006",
             Code::U1007 => "U1007",
+            Code::U1008 => "U1008",
         }
     }
 }
@@ -664,6 +669,6 @@ mod tests {
             assert_eq!(code.to_string(), text);
             assert!(seen.insert(text), "{text} twice");
         }
-        assert_eq!(seen.len(), 106);
+        assert_eq!(seen.len(), 107);
     }
 }

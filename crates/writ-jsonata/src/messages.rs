@@ -362,6 +362,12 @@ fn known(error: &Details) -> Option<String> {
             "the evaluation built a string or used more memory than its limit{} allows: build smaller values, or raise the limit",
             limit(error)
         ),
+        Code::U1008 => format!(
+            "the answer's JSON text is longer than {} bytes, the most an answer may take (a value that \
+             holds the same array or object many times over is written out in full each time): return \
+             less, such as a count, a sample or a summary",
+            error.value.as_deref().unwrap_or("the limit")
+        ),
         _ => return None,
     };
     Some(message)

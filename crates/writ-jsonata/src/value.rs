@@ -515,6 +515,65 @@ pub(crate) fn deep_equal(lhs: &Val, rhs: &Val) -> bool {
     }
 }
 
+/// Deep equality as [`deep_equal`] decides it, walked with an explicit stack and charged one
+/// step per pair of values compared, so that neither deep nor large values go unbounded. Two
+/// handles on the same container are equal without a walk, so comparing a value built by
+/// doubling with itself is one step; two such values built apart are walked pair by pair, and
+/// the charge stops them within the budget.
+///
+/// # Errors
+///
+/// What `charge` answers.
+pub(crate) fn equal_metered(
+    lhs: &Val,
+    rhs: &Val,
+    charge: &mut impl FnMut(u64) -> crate::error::Result<()>,
+) -> crate::error::Result<bool> {
+    let mut pending = vec![(lhs.clone(), rhs.clone())];
+    while let Some((a, b)) = pending.pop() {
+        charge(1)?;
+        if let (Some(x), Some(y)) = (a.as_array(), b.as_array()) {
+            if same_container(&a, &b) {
+                continue;
+            }
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            pending.extend(x.iter().zip(y.iter()));
+        } else if let (Some(x), Some(y)) = (a.as_object(), b.as_object()) {
+            if same_container(&a, &b) {
+                continue;
+            }
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            for (key, value) in x.entries() {
+                match y.get(&key) {
+                    Some(other) => pending.push((value, other)),
+                    None => return Ok(false),
+                }
+            }
+        } else if !deep_equal(&a, &b) {
+            // Scalars, functions (equal only to themselves) and values of different kinds: no
+            // walk.
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Whether `a` and `b` are handles on one container (which is then equal to itself: values
+/// never change, and no number in one is NaN).
+fn same_container(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::List(x, _), Val::List(y, _)) => Rc::ptr_eq(x, y),
+        (Val::Record(x), Val::Record(y)) => Rc::ptr_eq(x, y),
+        (Val::Array(x), Val::Array(y)) => x.ptr_eq(y),
+        (Val::Object(x), Val::Object(y)) => x.ptr_eq(y),
+        _ => false,
+    }
+}
+
 /// Puts `entries` in JavaScript's property order, as assigning them one by one to a fresh
 /// object would: a repeated key keeps its first place and takes its last value, and
 /// array-index keys move to the front in ascending order.
@@ -542,4 +601,297 @@ pub(crate) fn in_js_order(entries: Vec<(Str, Val)>) -> Vec<(Str, Val)> {
             Some((key.clone(), value.clone()))
         })
         .collect()
+}
+
+/// A hasher for addresses: they are already spread, so one multiply mixes them enough, where
+/// the default hasher would cost more than the rest of a conversion's step.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, address: usize) {
+        self.0 = (address as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+}
+
+/// A map keyed by the address of a shared container.
+type ByAddress<T> = std::collections::HashMap<usize, T, std::hash::BuildHasherDefault<AddressHasher>>;
+
+/// What [`to_data`] does with a function it meets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Functions {
+    /// Answers `None`: the value must stay a [`Val`] (an object holding it is a [`Val::Record`]).
+    Refuse,
+    /// Leaves it out as `JSON.stringify` does: out of an object, `null` in an array.
+    Drop,
+}
+
+/// `value` as writ-core data, charging `charge` one step for every list or object it converts
+/// and one for each of its items. A list or object held in several places is converted once
+/// and the result shared the same way, so a value built by doubling (sixty levels of `[$a, $a]`)
+/// converts in time and memory of its distinct parts, not of the 2^60 paths through it. `None`
+/// when a function is met and `functions` refuses it.
+///
+/// # Errors
+///
+/// What `charge` answers, and U1007 when memory for the copy cannot be had.
+pub(crate) fn to_data(
+    value: &Val,
+    functions: Functions,
+    charge: &mut impl FnMut(u64) -> crate::error::Result<()>,
+) -> crate::error::Result<Option<Value>> {
+    match value {
+        Val::List(..) | Val::Record(_) => {
+            let mut converter = Converter {
+                converted: ByAddress::default(),
+                functions,
+                charge,
+            };
+            converter.convert(value, false)
+        }
+        Val::Function(_) if functions == Functions::Refuse => Ok(None),
+        other => Ok(Some(other.to_value())),
+    }
+}
+
+/// The state of one [`to_data`].
+struct Converter<'c, C> {
+    /// What each shared list and object became, by its address (alive for the whole walk, so an
+    /// address names one container).
+    converted: ByAddress<Value>,
+    functions: Functions,
+    charge: &'c mut C,
+}
+
+impl<C: FnMut(u64) -> crate::error::Result<()>> Converter<'_, C> {
+    fn convert(&mut self, value: &Val, in_container: bool) -> crate::error::Result<Option<Value>> {
+        let (address, shared, len) = match value {
+            Val::List(items, _) => (Rc::as_ptr(items) as usize, Rc::strong_count(items) > 1, items.len()),
+            Val::Record(entries) => (
+                Rc::as_ptr(entries) as usize,
+                Rc::strong_count(entries) > 1,
+                entries.len(),
+            ),
+            Val::Function(_) if self.functions == Functions::Refuse => return Ok(None),
+            Val::Function(_) | Val::Undefined if in_container => return Ok(Some(Value::Null)),
+            other => return Ok(Some(other.to_value())),
+        };
+        if shared && let Some(done) = self.converted.get(&address) {
+            (self.charge)(1)?;
+            return Ok(Some(done.clone()));
+        }
+        (self.charge)(len as u64 + 1)?;
+        let converted = match value {
+            Val::List(items, _) => {
+                let mut out: Vec<Value> = Vec::new();
+                out.try_reserve_exact(items.len()).map_err(|_| out_of_memory())?;
+                for item in items.iter() {
+                    match self.deeper(item)? {
+                        Some(item) => out.push(item),
+                        None => return Ok(None),
+                    }
+                }
+                Value::from(out)
+            }
+            Val::Record(entries) => {
+                if self.functions == Functions::Refuse {
+                    // A record is an object that holds a function somewhere.
+                    return Ok(None);
+                }
+                let mut out: Vec<(Str, Value)> = Vec::new();
+                out.try_reserve_exact(entries.len()).map_err(|_| out_of_memory())?;
+                for (key, item) in entries.iter() {
+                    if matches!(item, Val::Undefined | Val::Function(_)) {
+                        continue;
+                    }
+                    match self.deeper(item)? {
+                        Some(item) => out.push((key.clone(), item)),
+                        None => return Ok(None),
+                    }
+                }
+                Value::Object(Object::from_entries(out))
+            }
+            _ => unreachable!("only containers get here"),
+        };
+        if shared {
+            self.converted.insert(address, converted.clone());
+        }
+        Ok(Some(converted))
+    }
+
+    /// An item of a container, converted on a stack with room to recurse.
+    fn deeper(&mut self, item: &Val) -> crate::error::Result<Option<Value>> {
+        if matches!(item, Val::List(..) | Val::Record(_)) {
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.convert(item, true))
+        } else {
+            self.convert(item, true)
+        }
+    }
+}
+
+/// A vector with room for `len` items, or U1007 when the allocator refuses the memory: a
+/// capacity an expression asks for (with limits a host raised) is an answer, never an abort.
+///
+/// # Errors
+///
+/// U1007 when the memory cannot be had.
+pub(crate) fn vec_for<T>(len: usize) -> crate::error::Result<Vec<T>> {
+    let mut items = Vec::new();
+    items.try_reserve_exact(len).map_err(|_| out_of_memory())?;
+    Ok(items)
+}
+
+/// The error of a copy whose memory the allocator refused.
+pub(crate) fn out_of_memory() -> crate::error::Error {
+    crate::error::Error::new(crate::error::Code::U1007)
+}
+
+/// The size of a value's JSON text: its bytes, and how many values are written in it (a value
+/// held in several places is written, and counted, each time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TextSize {
+    /// The bytes of the text.
+    pub(crate) bytes: u64,
+    /// The values written: every scalar, array and object, once per place it is written.
+    pub(crate) values: u64,
+}
+
+/// How long `value`'s JSON text is as writ-core writes it, or `None` once its bytes pass
+/// `limit`; charging `charge` one step per item of each distinct array or object, and a step
+/// per eight code units of each string. A container held in several places is measured once,
+/// so a value built by doubling is measured in the time of its distinct parts.
+///
+/// # Errors
+///
+/// What `charge` answers.
+pub(crate) fn json_len(
+    value: &Value,
+    limit: u64,
+    charge: &mut impl FnMut(u64) -> crate::error::Result<()>,
+) -> crate::error::Result<Option<TextSize>> {
+    let mut measure = Measure {
+        measured: ByAddress::default(),
+        limit,
+        charge,
+    };
+    measure.len(value)
+}
+
+/// From how many bytes of text a measured container is kept for its next occurrence.
+const MEASURED_KEPT: u64 = 256;
+
+/// The state of one [`json_len`].
+struct Measure<'c, C> {
+    measured: ByAddress<TextSize>,
+    limit: u64,
+    charge: &'c mut C,
+}
+
+/// Counts the bytes a quoted string takes.
+struct QuotedLen(u64);
+
+impl writ_core::js::QuoteSink for QuotedLen {
+    fn ascii(&mut self, text: &[u8]) {
+        self.0 += text.len() as u64;
+    }
+
+    fn char(&mut self, ch: char) {
+        self.0 += ch.len_utf8() as u64;
+    }
+}
+
+impl<C: FnMut(u64) -> crate::error::Result<()>> Measure<'_, C> {
+    fn quoted(&mut self, text: &Str) -> crate::error::Result<u64> {
+        (self.charge)(text.len_utf16() as u64 / 8 + 1)?;
+        let mut counted = QuotedLen(0);
+        writ_core::js::quote(&mut counted, text);
+        Ok(counted.0)
+    }
+
+    fn len(&mut self, value: &Value) -> crate::error::Result<Option<TextSize>> {
+        let scalar = |bytes: u64| Ok(Some(TextSize { bytes, values: 1 }));
+        let address = match value {
+            Value::Undefined | Value::Null => return scalar(4),
+            Value::Bool(b) => return scalar(if *b { 4 } else { 5 }),
+            Value::Number(n) if n.is_finite() => return scalar(writ_core::js_number_to_string(*n).len() as u64),
+            Value::Number(_) => return scalar(4),
+            Value::String(text) => {
+                let bytes = self.quoted(text)?;
+                return scalar(bytes);
+            }
+            Value::Array(array) => array.as_slice().as_ptr() as usize,
+            Value::Object(object) => object.identity(),
+        };
+        if !self.measured.is_empty()
+            && let Some(&size) = self.measured.get(&address)
+        {
+            (self.charge)(1)?;
+            return Ok(Some(size));
+        }
+        let mut total = TextSize { bytes: 2, values: 1 };
+        let add = |total: &mut TextSize, bytes: u64, size: TextSize| {
+            total.bytes = total.bytes.saturating_add(bytes).saturating_add(size.bytes);
+            total.values = total.values.saturating_add(size.values);
+        };
+        match value {
+            Value::Array(array) => {
+                (self.charge)(array.len() as u64 + 1)?;
+                for (i, item) in array.iter().enumerate() {
+                    let Some(size) = self.deeper(item)? else {
+                        return Ok(None);
+                    };
+                    // A comma before every item but the first.
+                    add(&mut total, u64::from(i > 0), size);
+                    if total.bytes > self.limit {
+                        return Ok(None);
+                    }
+                }
+            }
+            Value::Object(object) => {
+                (self.charge)(object.len() as u64 + 1)?;
+                let mut written = false;
+                for (key, item) in object.iter() {
+                    if item.is_undefined() {
+                        continue;
+                    }
+                    let Some(size) = self.deeper(item)? else {
+                        return Ok(None);
+                    };
+                    // `"key":value`, and a comma before every entry but the first.
+                    let key = self.quoted(key)? + 1 + u64::from(written);
+                    add(&mut total, key, size);
+                    written = true;
+                    if total.bytes > self.limit {
+                        return Ok(None);
+                    }
+                }
+            }
+            _ => unreachable!("only containers get here"),
+        }
+        // Only what is long enough to matter is kept: below that, measuring again costs no
+        // more than looking it up, and most answers then keep nothing.
+        if total.bytes >= MEASURED_KEPT {
+            self.measured.insert(address, total);
+        }
+        Ok(Some(total))
+    }
+
+    /// An item of a container, measured on a stack with room to recurse.
+    fn deeper(&mut self, item: &Value) -> crate::error::Result<Option<TextSize>> {
+        if item.is_container() {
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.len(item))
+        } else {
+            self.len(item)
+        }
+    }
 }

@@ -259,3 +259,42 @@ fn a_host_interrupt_stops_an_evaluation() {
         "U1003"
     );
 }
+
+#[test]
+fn walks_over_values_built_by_doubling_are_charged_and_answers_stay_bounded() {
+    // Each level holds the one below twice: 2^n leaves in a few kilobytes.
+    let doubled = |levels: u32| format!("$reduce([1..{levels}], function($a, $v){{[[$a], [$a]]}}, 1)");
+    let no_timeout = JsonataLimits {
+        timeout: None,
+        steps: Some(1_000_000),
+        ..JsonataLimits::default()
+    };
+    let d = doubled(60);
+    // Equality, distinct, text, grouping and ordering between two such values built apart walk
+    // them under the step limit.
+    for source in [
+        format!("{d} = {d}"),
+        format!("$distinct([{d}, {d}])"),
+        format!("$string({d})"),
+        format!("{d} & ''"),
+        format!("[{d}, {d}]{{$string($): 1}}"),
+        format!("[{d}, {d}]^($string($))"),
+    ] {
+        assert_eq!(code(&source, no_timeout), "U1006", "{source}");
+    }
+    // The same value twice is equal without a walk.
+    let same = format!("($a := {d}; $a = $a and [$a] = [$a])");
+    assert_eq!(run(&same, no_timeout).expect("answers"), Value::Bool(true));
+    // Copied into an object and returned, it shares as it did: answering it is refused by the
+    // length of its text (U1008, answer-too-large on the engine seam), found without writing it.
+    let object = format!("{{'x': {d}}}");
+    assert_eq!(code(&object, no_timeout), "U1008");
+    assert_eq!(code(&d, no_timeout), "U1008");
+    // Twenty-four levels write 100 MB of text: charged in time before the answer is written.
+    assert_eq!(code(&doubled(24), JsonataLimits::default()), "D1012");
+    let small = run(&doubled(3), JsonataLimits::default()).expect("answers");
+    assert_eq!(
+        small.to_json_string().as_deref(),
+        Some("[[[[1],[1]],[[1],[1]]],[[[1],[1]],[[1],[1]]]]")
+    );
+}

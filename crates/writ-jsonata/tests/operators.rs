@@ -62,18 +62,27 @@ fn every_operator_over_every_kind_of_operand_answers_as_jsonata_does() {
         assert_eq!(pinned.len(), n * n, "{op}: one answer per pair of operands");
         for (i, l) in matrix.operands.iter().enumerate() {
             for (j, r) in matrix.operands.iter().enumerate() {
-                cases.push((format!("({l}) {op} ({r})"), pinned[i * n + j].as_str().expect("text").to_owned()));
+                cases.push((
+                    format!("({l}) {op} ({r})"),
+                    pinned[i * n + j].as_str().expect("text").to_owned(),
+                ));
             }
         }
     }
     for op in &matrix.unary {
-        let pinned = matrix.answers[format!("unary{op}").as_str()].as_array().expect("answers per operator");
+        let pinned = matrix.answers[format!("unary{op}").as_str()]
+            .as_array()
+            .expect("answers per operator");
         assert_eq!(pinned.len(), n, "unary {op}: one answer per operand");
         for (v, expected) in matrix.operands.iter().zip(pinned) {
             cases.push((format!("{op}({v})"), expected.as_str().expect("text").to_owned()));
         }
     }
-    assert!(cases.len() >= 11_000, "the matrix covers every operator and kind: {} cases", cases.len());
+    assert!(
+        cases.len() >= 11_000,
+        "the matrix covers every operator and kind: {} cases",
+        cases.len()
+    );
     let mut failures = Vec::new();
     for (expr, expected) in &cases {
         let got = answer(expr);
@@ -81,6 +90,15 @@ fn every_operator_over_every_kind_of_operand_answers_as_jsonata_does() {
             failures.push(format!("{expr}: expected {expected}, got {got}"));
         }
     }
-    eprintln!("operator matrix: {} of {} cases agree with jsonata 2.2.2", cases.len() - failures.len(), cases.len());
-    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+    eprintln!(
+        "operator matrix: {} of {} cases agree with jsonata 2.2.2",
+        cases.len() - failures.len(),
+        cases.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -5,15 +5,15 @@
 //! Apart from the path walk because both walks use it: [`super::path`] filters the sequences it
 //! builds, and [`super::walk`] filters items where they live with the same [`Test`].
 
-use writ_core::{Str, Value};
+use writ_core::{Meter, Str, Value};
 
 use super::compare::{compare, ordered};
 use super::path::tuple_focus;
 use super::walk::is_plain_step;
 use super::{Cx, Env, items_of};
 use crate::ast::{BinaryOp, Kind, Node};
-use crate::error::Result;
-use crate::value::{ArrayView, Flags, Val, boolean, deep_equal};
+use crate::error::{Error, Result};
+use crate::value::{ArrayView, Flags, Val, boolean, equal_metered};
 
 impl Cx<'_> {
     /// `[predicate]` over a value (JSONata's `evaluateFilter`).
@@ -69,7 +69,7 @@ impl Cx<'_> {
             // lives, and only the items kept are taken.
             for value in values {
                 self.steps(comparison.cost()).map_err(|e| e.at(predicate.position))?;
-                let verdict = match comparison.test(value) {
+                let verdict = match comparison.test(value, self.meter) {
                     Some(verdict) => verdict?,
                     None => {
                         let item = Val::from(value);
@@ -199,15 +199,15 @@ impl<'a> Test<'a> {
 
     /// The verdict on `item`, or `None` when a path meets an array and the general walk must
     /// answer.
-    pub(super) fn test(&self, item: &Value) -> Option<Result<bool>> {
+    pub(super) fn test(&self, item: &Value, meter: &mut Meter) -> Option<Result<bool>> {
         match self {
-            Test::Compare(comparison) => comparison.test(item),
-            Test::And(lhs, rhs, _) => match lhs.test(item)? {
-                Ok(true) => rhs.test(item),
+            Test::Compare(comparison) => comparison.test(item, meter),
+            Test::And(lhs, rhs, _) => match lhs.test(item, meter)? {
+                Ok(true) => rhs.test(item, meter),
                 other => Some(other),
             },
-            Test::Or(lhs, rhs, _) => match lhs.test(item)? {
-                Ok(false) => rhs.test(item),
+            Test::Or(lhs, rhs, _) => match lhs.test(item, meter)? {
+                Ok(false) => rhs.test(item, meter),
                 other => Some(other),
             },
         }
@@ -262,7 +262,7 @@ impl<'a> Comparison<'a> {
 
     /// The verdict on `item`, or `None` when a path meets an array and the general walk must
     /// answer.
-    fn test(&self, item: &Value) -> Option<Result<bool>> {
+    fn test(&self, item: &Value, meter: &mut Meter) -> Option<Result<bool>> {
         let lhs = self.lhs.read(item)?;
         let rhs = self.rhs.read(item)?;
         // Strings and numbers are compared where they are; anything else is taken out and
@@ -283,9 +283,12 @@ impl<'a> Comparison<'a> {
                 }
                 _ => {
                     let (lhs, rhs) = (lhs.taken(), rhs.taken());
+                    let position = self.position;
+                    let mut charge = |n| meter.steps(n).map_err(|e| Error::from(e).at(position));
                     match self.op {
-                        BinaryOp::Equal => Ok(!lhs.is_undefined() && !rhs.is_undefined() && deep_equal(&lhs, &rhs)),
-                        BinaryOp::NotEqual => Ok(!lhs.is_undefined() && !rhs.is_undefined() && !deep_equal(&lhs, &rhs)),
+                        BinaryOp::Equal | BinaryOp::NotEqual if lhs.is_undefined() || rhs.is_undefined() => Ok(false),
+                        BinaryOp::Equal => equal_metered(&lhs, &rhs, &mut charge),
+                        BinaryOp::NotEqual => equal_metered(&lhs, &rhs, &mut charge).map(|equal| !equal),
                         op => compare(op, &lhs, &rhs)
                             .map(|verdict| matches!(verdict, Val::Bool(true)))
                             .map_err(|error| error.at(self.position).with_token(op.symbol())),

@@ -44,7 +44,6 @@ use std::rc::Rc;
 use writ_core::{Host, Meter, Str, Value};
 
 pub(crate) use self::env::Env;
-pub(crate) use self::objects::make_object;
 use self::path::lookup_field;
 pub(crate) use self::walk::walkable;
 use crate::ast::{BinaryOp, Kind, Node, Stage};
@@ -67,6 +66,11 @@ const BULK_WORK: u64 = 1 << 16;
 const STEP_NANOS: u64 = 2;
 /// What building one code unit of a string costs at most.
 const STRING_UNIT_NANOS: u64 = 4;
+/// What writing one value of an answer's JSON text costs at most (writ-core's writer took 28 ns
+/// a value for the 2^25 small arrays of 24 levels of `[[$a], [$a]]`, release build).
+const ANSWER_VALUE_NANOS: u64 = 40;
+/// What writing one byte of an answer's JSON text costs at most, beyond its values.
+const ANSWER_BYTE_NANOS: u64 = 1;
 /// What building one item of a list costs at most: copying it bumps a shared count (an atomic
 /// update when the item is a string or container), and the list's items are dropped the same way
 /// later. Measured at 25 ns an item for a list of a million shared strings built by doubling.
@@ -131,7 +135,7 @@ pub(crate) fn evaluate_root<'b>(
         focus: FOCUS_NAME.with(Str::clone),
     };
     let result = cx.eval(root, &input, &env)?;
-    Ok(result.to_value())
+    cx.answer(&result)
 }
 
 /// The items of a value taken as a sequence: an array's items, or the value alone.
@@ -181,6 +185,13 @@ impl<'a> Cx<'a> {
         self.reserve_time(len as u64, STRING_UNIT_NANOS)
     }
 
+    /// Fails when a string of `len` code units would pass the string cap, charging nothing: for
+    /// text built piece by piece and charged when it is done.
+    pub(crate) fn check_string_length(&mut self, len: usize) -> Result<()> {
+        let checked = self.meter.check_string_length(len);
+        self.budget(checked)
+    }
+
     /// Charges building a sequence or array of `len` items (D2015 past the sequence limit), in
     /// length and in time.
     pub(crate) fn charge_array(&mut self, len: usize) -> Result<()> {
@@ -198,6 +209,33 @@ impl<'a> Cx<'a> {
         let work = std::time::Duration::from_nanos(units.saturating_mul(nanos));
         let reserved = self.meter.reserve_time(work);
         self.budget(reserved)
+    }
+
+    /// `result` as the answer: writ-core data, converted under the budget, and charged in time
+    /// for the writing of its JSON text, which is part of the evaluation. An answer whose text
+    /// would pass [`writ_core::MAX_ANSWER_BYTES`] is refused (U1008) before anything is
+    /// written: a value that holds one container many times over is exponentially longer
+    /// written than in memory.
+    fn answer(&mut self, result: &Val) -> Result<Value> {
+        let mut charge = |n| self.steps(n);
+        // Functions are dropped, so the conversion always answers a value.
+        let value = crate::value::to_data(result, crate::value::Functions::Drop, &mut charge)?.unwrap_or_default();
+        if !value.is_container() {
+            return Ok(value);
+        }
+        let limit = writ_core::MAX_ANSWER_BYTES as u64;
+        match crate::value::json_len(&value, limit, &mut charge)? {
+            Some(size) => {
+                // In nanoseconds, charged as units of one.
+                let writing = size
+                    .values
+                    .saturating_mul(ANSWER_VALUE_NANOS)
+                    .saturating_add(size.bytes.saturating_mul(ANSWER_BYTE_NANOS));
+                self.reserve_time(writing, 1)?;
+                Ok(value)
+            }
+            None => Err(Error::new(Code::U1008).with_value(limit.to_string())),
+        }
     }
 
     /// Milliseconds since the epoch from the host, the same for the whole evaluation.

@@ -7,13 +7,13 @@
 
 use std::collections::HashMap;
 
-use writ_core::{Object, Str};
+use writ_core::{Object, Str, Value};
 
 use super::path::tuple_focus;
 use super::{Cx, Env, FOCUS_KEY, append_into, describe};
 use crate::ast::{Kind, Node};
 use crate::error::{Code, Error, Result};
-use crate::value::{ArrayView, Flags, Val, in_js_order};
+use crate::value::{ArrayView, Flags, Functions, Val, in_js_order, to_data};
 
 /// Up to how many groups a group-by finds a key by scanning rather than hashing.
 const GROUP_SCAN: usize = 8;
@@ -38,12 +38,18 @@ impl Cx<'_> {
         for (_, value) in pairs {
             values.push(self.eval(value, input, env)?);
         }
-        if values
-            .iter()
-            .all(|value| !value.is_undefined() && !holds_function(value))
-        {
-            self.charge_array(values.len())?;
-            return Ok(Val::Object(shape.build(values.iter().map(Val::to_value))));
+        if values.iter().all(|value| !value.is_undefined()) {
+            let mut data = Vec::with_capacity(values.len());
+            for value in &values {
+                match self.data(value)? {
+                    Some(value) => data.push(value),
+                    None => break,
+                }
+            }
+            if data.len() == values.len() {
+                self.charge_array(values.len())?;
+                return Ok(Val::Object(shape.build(data.into_iter())));
+            }
         }
         let mut entries = Vec::with_capacity(pairs.len());
         for ((key, _), value) in pairs.iter().zip(values) {
@@ -52,7 +58,7 @@ impl Cx<'_> {
             }
         }
         self.charge_array(entries.len())?;
-        Ok(make_object(entries))
+        self.make_object(entries)
     }
 
     /// JSONata's `evaluateGroupExpression`, for `{…}` alone and for `expr{…}`.
@@ -142,7 +148,7 @@ impl Cx<'_> {
             }
         }
         self.charge_array(entries.len())?;
-        Ok(make_object(entries))
+        self.make_object(entries)
     }
 }
 
@@ -215,23 +221,24 @@ impl Gathered {
     }
 }
 
-/// Builds an object value from entries in order: a writ-core object unless a value is a
-/// function.
-pub(crate) fn make_object(entries: Vec<(Str, Val)>) -> Val {
-    if entries.iter().any(|(_, v)| holds_function(v)) {
-        return Val::record(in_js_order(entries));
+impl Cx<'_> {
+    /// Builds an object value from entries in order: a writ-core object unless a value holds a
+    /// function. The values are converted under the budget ([`to_data`]).
+    pub(crate) fn make_object(&mut self, entries: Vec<(Str, Val)>) -> Result<Val> {
+        let mut data = Vec::with_capacity(entries.len());
+        for (key, value) in &entries {
+            match self.data(value)? {
+                Some(value) => data.push((key.clone(), value)),
+                None => return Ok(Val::record(in_js_order(entries))),
+            }
+        }
+        Ok(Val::Object(Object::from_entries(data)))
     }
-    Val::Object(Object::from_entries(
-        entries.into_iter().map(|(k, v)| (k, v.to_value())).collect(),
-    ))
-}
 
-/// Whether a value is or holds a function (which writ-core values cannot).
-fn holds_function(value: &Val) -> bool {
-    match value {
-        Val::Function(_) | Val::Record(_) => true,
-        Val::List(items, _) => items.iter().any(holds_function),
-        _ => false,
+    /// `value` as writ-core data, converted under the budget; `None` when it holds a function
+    /// (which writ-core values cannot).
+    pub(crate) fn data(&mut self, value: &Val) -> Result<Option<Value>> {
+        to_data(value, Functions::Refuse, &mut |n| self.steps(n))
     }
 }
 

@@ -13,7 +13,7 @@ use super::{Cx, Env, append_into, describe, items_of, write_number};
 use crate::ast::{BinaryOp, Kind, Node};
 use crate::error::{Code, Error, Result};
 use crate::functions;
-use crate::value::{ArrayView, Flags, Val, boolean, deep_equal};
+use crate::value::{ArrayView, Flags, Val, boolean, deep_equal, equal_metered, vec_for};
 
 /// How many numbers of a range are built between two reads of the clock.
 const RANGE_PIECE: usize = 1 << 16;
@@ -61,7 +61,11 @@ impl Cx<'_> {
                 if left.is_undefined() || right.is_undefined() {
                     return Ok(Val::Bool(false));
                 }
-                let equal = deep_equal(&left, &right);
+                let equal = if left.is_array() || left.is_object() {
+                    equal_metered(&left, &right, &mut |n| self.steps(n)).map_err(|e| e.at(node.position))?
+                } else {
+                    deep_equal(&left, &right)
+                };
                 Ok(Val::Bool(if op == BinaryOp::Equal { equal } else { !equal }))
             }
             BinaryOp::Less | BinaryOp::LessEqual | BinaryOp::Greater | BinaryOp::GreaterEqual => {
@@ -133,7 +137,7 @@ impl Cx<'_> {
                 pieces.push(text);
             }
         }
-        Ok(Val::String(join_pieces(&pieces, len)))
+        Ok(Val::String(join_pieces(&pieces, len)?))
     }
 
     fn range(&mut self, left: &Val, right: &Val) -> Result<Val> {
@@ -158,7 +162,7 @@ impl Cx<'_> {
         self.charge_array(size)?;
         // Built in pieces with the clock read between them, so a timeout stops a range of
         // ten million numbers partway rather than after it.
-        let mut items = Vec::with_capacity(size);
+        let mut items = vec_for(size)?;
         let mut next = lo;
         while items.len() < size {
             let piece = (size - items.len()).min(RANGE_PIECE);
@@ -191,7 +195,7 @@ impl Cx<'_> {
             values.push((nested, value));
         }
         self.charge_array(len)?;
-        let mut result = Vec::with_capacity(len);
+        let mut result = vec_for(len)?;
         for (nested, value) in values {
             if nested {
                 result.push(value);
@@ -202,7 +206,11 @@ impl Cx<'_> {
                 // else holds it.
                 result = match Rc::try_unwrap(items) {
                     Ok(mut owned) => std::mem::take(&mut owned.0),
-                    Err(shared) => shared.0.clone(),
+                    Err(shared) => {
+                        let mut copy = vec_for(len)?;
+                        copy.extend_from_slice(&shared.0);
+                        copy
+                    }
                 };
             } else {
                 append_into(&mut result, value);
@@ -224,23 +232,23 @@ fn numeric_operand(value: &Val, code: Code) -> Result<Option<f64>> {
 }
 
 /// `pieces` (`len` code units in all) as one string, copied once.
-fn join_pieces(pieces: &[Str], len: usize) -> Str {
-    match pieces {
+fn join_pieces(pieces: &[Str], len: usize) -> Result<Str> {
+    Ok(match pieces {
         [] => Str::empty(),
         [one] => one.clone(),
         _ if pieces.iter().all(Str::is_ascii) => {
-            let mut text = String::with_capacity(len);
+            let mut text: Vec<u8> = vec_for(len)?;
             for piece in pieces {
-                text.push_str(piece.as_ascii_str().unwrap_or_default());
+                text.extend_from_slice(piece.ascii_bytes().unwrap_or_default());
             }
-            Str::from(text)
+            Str::from_ascii(&text).unwrap_or_default()
         }
         _ => {
-            let mut units = Vec::with_capacity(len);
+            let mut units = vec_for(len)?;
             for piece in pieces {
                 units.extend(piece.code_units());
             }
             Str::from_utf16(&units)
         }
-    }
+    })
 }

@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use writ_core::{Object, Str, Value};
 
-use super::objects::{make_object, set_entry};
+use super::objects::set_entry;
 use super::{Cx, Env, RED_ZONE, STACK_SEGMENT, describe, items_of};
 use crate::ast::Transform;
 use crate::error::{Code, Error, Result};
@@ -120,7 +120,11 @@ impl Cx<'_> {
                 entries.retain(|(key, _)| !edit.delete.contains(key));
             }
         }
-        Ok(changed.then(|| make_object(entries)))
+        if changed {
+            self.make_object(entries).map(Some)
+        } else {
+            Ok(None)
+        }
     }
 
     /// [`Cx::rebuild`] of a writ-core value, read where it lives: only what is rebuilt is
@@ -185,7 +189,7 @@ impl Cx<'_> {
             }
             entries.retain(|(key, _)| !edit.delete.contains(key));
         }
-        Ok(Some(make_object(entries)))
+        self.make_object(entries).map(Some)
     }
 }
 

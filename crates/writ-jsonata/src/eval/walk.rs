@@ -235,7 +235,7 @@ impl Cx<'_> {
             for at in start..kept.len() {
                 let item = kept[at];
                 self.steps(test.cost()).map_err(|e| e.at(predicate.position))?;
-                let verdict = match test.test(item) {
+                let verdict = match test.test(item, self.meter) {
                     Some(verdict) => verdict?,
                     None => {
                         let verdict = self.eval(predicate, &Val::from(item), env)?;

@@ -14,7 +14,7 @@ use writ_core::Str;
 use super::Builtin;
 use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
-use crate::value::{Val, boolean, deep_equal};
+use crate::value::{Val, boolean, equal_metered, vec_for};
 
 pub(super) const TABLE: &[Builtin] = &[
     Builtin {
@@ -135,7 +135,7 @@ fn append(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     let size = first.as_array().map_or(1, |a| a.len()) + second.as_array().map_or(1, |a| a.len());
     cx.charge_array(size)?;
     cx.steps(size as u64)?;
-    let mut items = Vec::with_capacity(size);
+    let mut items = vec_for(size)?;
     for part in [first, second] {
         match part.as_array() {
             Some(view) => items.extend(view.iter()),
@@ -255,40 +255,6 @@ fn shallow_hash(value: &Val) -> u64 {
         2u8.hash(&mut hasher);
     }
     hasher.finish()
-}
-
-/// Deep equality as [`deep_equal`] decides it, walked with an explicit stack and charged one
-/// step per pair of values compared, so that neither deep nor large values go unbounded.
-fn equal_metered(lhs: &Val, rhs: &Val, charge: &mut impl FnMut(u64) -> Result<()>) -> Result<bool> {
-    let mut pending = vec![(lhs.clone(), rhs.clone())];
-    while let Some((a, b)) = pending.pop() {
-        charge(1)?;
-        match (ScalarKey::of(&a), ScalarKey::of(&b)) {
-            (Some(x), Some(y)) if x == y => continue,
-            (Some(_), _) | (_, Some(_)) => return Ok(false),
-            (None, None) => {}
-        }
-        if let (Some(x), Some(y)) = (a.as_array(), b.as_array()) {
-            if x.len() != y.len() {
-                return Ok(false);
-            }
-            pending.extend(x.iter().zip(y.iter()));
-        } else if let (Some(x), Some(y)) = (a.as_object(), b.as_object()) {
-            if x.len() != y.len() {
-                return Ok(false);
-            }
-            for (key, value) in x.entries() {
-                match y.get(&key) {
-                    Some(other) => pending.push((value, other)),
-                    None => return Ok(false),
-                }
-            }
-        } else if !deep_equal(&a, &b) {
-            // Functions (equal only to themselves) and containers of different kinds.
-            return Ok(false);
-        }
-    }
-    Ok(true)
 }
 
 /// The first of each group of deep-equal items, in order. Scalars are found by hashing; other
@@ -577,6 +543,7 @@ fn reduce(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 mod tests {
     use super::*;
     use crate::testing::{eval, eval_with};
+    use crate::value::deep_equal;
 
     /// Sorts numbers ascending with the comparator `$sort` uses by default, counting calls.
     fn sort_numbers(items: Vec<f64>) -> (Vec<f64>, usize) {

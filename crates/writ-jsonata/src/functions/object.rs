@@ -11,7 +11,7 @@ use super::Builtin;
 use super::array::{hof_args, js_truthy};
 use crate::error::{Code, Error, Result};
 use crate::eval::Cx;
-use crate::value::{Val, boolean, in_js_order};
+use crate::value::{Val, boolean};
 
 pub(super) const TABLE: &[Builtin] = &[
     Builtin {
@@ -95,50 +95,11 @@ fn for_each_leaf(
     Ok(())
 }
 
-/// Whether `value` holds a function anywhere (only lists and records built by the evaluation
-/// can), so that an object holding it must stay a [`Val::Record`].
-fn holds_function(value: &Val, charge: &mut impl FnMut(u64) -> Result<()>) -> Result<bool> {
-    let mut pending: Vec<Val> = vec![value.clone()];
-    while let Some(item) = pending.pop() {
-        match item {
-            Val::Function(_) => return Ok(true),
-            Val::List(items, _) => {
-                charge(items.len() as u64)?;
-                pending.extend(
-                    items
-                        .iter()
-                        .filter(|v| matches!(v, Val::Function(_) | Val::List(..) | Val::Record(_)))
-                        .cloned(),
-                );
-            }
-            Val::Record(entries) => {
-                charge(entries.len() as u64)?;
-                pending.extend(entries.iter().map(|(_, v)| v.clone()));
-            }
-            _ => {}
-        }
-    }
-    Ok(false)
-}
-
 /// An object of `entries` in JavaScript's property order: a writ-core object unless some value
 /// holds a function.
 pub(super) fn build_object(cx: &mut Cx<'_>, entries: Vec<(Str, Val)>) -> Result<Val> {
     cx.steps(entries.len() as u64)?;
-    let mut with_function = false;
-    for (_, value) in &entries {
-        if holds_function(value, &mut |n| cx.steps(n))? {
-            with_function = true;
-            break;
-        }
-    }
-    Ok(if with_function {
-        Val::record(in_js_order(entries))
-    } else {
-        Val::Object(Object::from_entries(
-            entries.into_iter().map(|(k, v)| (k, v.to_value())).collect(),
-        ))
-    })
+    cx.make_object(entries)
 }
 
 /// The keys of every object in `value` (through nested arrays), each once, in JavaScript's
@@ -381,6 +342,7 @@ fn type_of(_cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 mod tests {
     use super::*;
     use crate::testing::eval;
+    use crate::value::in_js_order;
 
     /// A charge that never runs out, counting what it is charged.
     fn counting(total: &mut u64) -> impl FnMut(u64) -> Result<()> + '_ {
@@ -441,7 +403,8 @@ mod tests {
         })
         .expect("no errors");
         assert_eq!(seen, 1);
-        assert!(!holds_function(&value, &mut counting(&mut 0)).expect("no errors"));
+        let data = crate::value::to_data(&value, crate::value::Functions::Refuse, &mut counting(&mut 0));
+        assert!(data.expect("no errors").is_some(), "no function is found in it");
         assert_eq!(
             json(&lookup_in(&value, &Str::from("a"), &mut counting(&mut 0)).expect("no errors")),
             "seq[]"

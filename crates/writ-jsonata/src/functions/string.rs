@@ -150,6 +150,8 @@ pub(crate) fn stringify(cx: &mut Cx<'_>, value: &Val, pretty: bool) -> Result<St
         out: String::new(),
         pretty,
         stack: Vec::new(),
+        counted: 0,
+        units: 0,
     };
     writer.write(cx, value)?;
     while !writer.stack.is_empty() {
@@ -278,12 +280,39 @@ struct JsonWriter {
     pretty: bool,
     /// The open containers, innermost last.
     stack: Vec<Frame>,
+    /// How many bytes of `out` are counted in `units`.
+    counted: usize,
+    /// The code units of `out`'s first `counted` bytes.
+    units: usize,
 }
 
+/// How many bytes of JSON text are written between two checks of its length: a value that
+/// holds one container many times over writes far more text than it takes, and the text must
+/// stop at the string cap, not after it.
+const TEXT_CHECK: usize = 1 << 16;
+
 impl JsonWriter {
+    /// Fails once the text passes the string cap, counting what was written since the last
+    /// check when enough was.
+    fn bounded(&mut self, cx: &mut Cx<'_>) -> Result<()> {
+        if self.out.len() - self.counted < TEXT_CHECK {
+            return Ok(());
+        }
+        // Checks come between pieces, so the bytes since the last one start a character.
+        let fresh = &self.out[self.counted..];
+        self.units += if fresh.is_ascii() {
+            fresh.len()
+        } else {
+            fresh.encode_utf16().count()
+        };
+        self.counted = self.out.len();
+        cx.check_string_length(self.units)
+    }
+
     /// Writes a scalar, or opens a container and leaves it on the stack.
     fn write(&mut self, cx: &mut Cx<'_>, value: Val) -> Result<()> {
         cx.step()?;
+        self.bounded(cx)?;
         match value {
             Val::Undefined | Val::Null => self.out.push_str("null"),
             Val::Bool(b) => self.out.push_str(if b { "true" } else { "false" }),
@@ -748,8 +777,8 @@ fn lowercase(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 /// ς), with lone surrogates left as they are and breaking the text into separate words for
 /// the final-sigma rule, as they do in JavaScript.
 fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Str> {
-    cx.steps(text.len_utf16() as u64)?;
     if let Some(ascii) = text.as_ascii_str() {
+        cx.steps(text.len_utf16() as u64)?;
         let unchanged = if upper {
             !ascii.bytes().any(|b| b.is_ascii_lowercase())
         } else {
@@ -765,23 +794,44 @@ fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Str> {
             ascii.to_ascii_lowercase()
         }));
     }
+    // Mapped in pieces, each charged as it is taken (which reads the clock) and the text checked
+    // against the string cap after it: a character can map to three, and a long text must stop
+    // at its deadline and its cap, not after mapping all of it. A piece ends after a space,
+    // where no final sigma's context can reach across, or anywhere for upper case, which has
+    // no context.
     let convert = |run: &str| if upper { run.to_uppercase() } else { run.to_lowercase() };
-    let mut out: Vec<u16> = Vec::with_capacity(text.len_utf16());
+    let mut out: Vec<u16> = crate::value::vec_for(text.len_utf16())?;
     let mut run = String::new();
+    let mut taken = 0usize;
+    let flush = |cx: &mut Cx<'_>, run: &mut String, out: &mut Vec<u16>, taken: &mut usize| -> Result<()> {
+        cx.steps(*taken as u64)?;
+        *taken = 0;
+        out.extend(convert(run).encode_utf16());
+        run.clear();
+        cx.check_string_length(out.len())
+    };
     for decoded in char::decode_utf16(text.code_units()) {
         match decoded {
-            Ok(ch) => run.push(ch),
+            Ok(ch) => {
+                run.push(ch);
+                taken += ch.len_utf16();
+                if taken >= CASE_PIECE && (upper || ch.is_ascii_whitespace()) {
+                    flush(cx, &mut run, &mut out, &mut taken)?;
+                }
+            }
             Err(lone) => {
-                out.extend(convert(&run).encode_utf16());
-                run.clear();
+                flush(cx, &mut run, &mut out, &mut taken)?;
                 out.push(lone.unpaired_surrogate());
             }
         }
     }
-    out.extend(convert(&run).encode_utf16());
+    flush(cx, &mut run, &mut out, &mut taken)?;
     charge_output(cx, out.len())?;
     Ok(Str::from_utf16(&out))
 }
+
+/// How many code units of a text are case-mapped between two readings of the clock.
+const CASE_PIECE: usize = 1 << 16;
 
 /// `$trim(str)`: runs of spaces, tabs and line breaks become one space, and a space at either
 /// end goes.
@@ -900,7 +950,7 @@ fn join(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
         .collect();
     let len = parts.iter().map(Str::len_utf16).sum::<usize>() + separator.len_utf16() * parts.len().saturating_sub(1);
     charge_output(cx, len)?;
-    let mut out: Vec<u16> = Vec::with_capacity(len);
+    let mut out: Vec<u16> = crate::value::vec_for(len)?;
     for (idx, part) in parts.iter().enumerate() {
         if idx > 0 {
             out.extend(separator.code_units());
@@ -1251,7 +1301,7 @@ fn match_object(cx: &mut Cx<'_>, found: &Matches<'_>, shape: Option<&Shape>) -> 
         .filter(|(_, value)| !value.is_undefined())
         .map(|(key, value)| (Str::from(key), value))
         .collect();
-    Ok(crate::eval::make_object(entries))
+    cx.make_object(entries)
 }
 
 /// `$replace(str, pattern, replacement, limit?)`.
