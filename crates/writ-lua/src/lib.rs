@@ -112,10 +112,14 @@
 //! * **Time** ([`LuaLimits::timeout`], from the start of the evaluation, marshalling
 //!   included). A process-wide thread keeps a coarse millisecond clock in an atomic while
 //!   evaluations run (it parks when idle); the interrupt compares it with the deadline at
-//!   every call, so the overshoot is one uninterruptible operation, and those are bounded by
-//!   the memory ceiling (copying, hashing or comparing at most that many bytes). `table.sort`
-//!   always sorts through a Lua comparator, so a sort is interruptible too. The system clock
-//!   is read before a timeout is declared.
+//!   every call, so the overshoot is one uninterruptible operation. Those are charged in time
+//!   before they run: the VM's memory limit is also a time cap, the memory in use plus what
+//!   one operation builds in half the time left (a mebibyte a millisecond), so a `string.rep`,
+//!   `..`, `string.format`, `table.concat` or `table.create` that would end past the deadline
+//!   is refused before it starts and answers `lua-timeout`, even under a ceiling a host has
+//!   raised; `table.concat`, `table.move` and `table.find` over 65,536 items or more are
+//!   charged for their items too. `table.sort` always sorts through a Lua comparator, so a sort
+//!   is interruptible. The system clock is read before a timeout is declared.
 //! * **Memory** ([`LuaLimits::memory_ceiling_bytes`]). mlua's allocator refuses any allocation
 //!   past the VM's size when empty plus the ceiling, so `string.rep`, doubling concatenation,
 //!   table growth and `table.concat` fail at the ceiling (`lua-memory`). The context counts

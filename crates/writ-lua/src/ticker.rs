@@ -115,6 +115,14 @@ pub(crate) fn deadline(timeout: Duration) -> u64 {
 /// A deadline that the coarse clock never reaches.
 pub(crate) const NEVER: u64 = u64::MAX;
 
+/// The coarse clock's reading, if the ticker runs.
+pub(crate) fn now() -> Option<u64> {
+    match TICKER.get() {
+        Some(Some(ticker)) => Some(ticker.shared.now.load(Ordering::Relaxed)),
+        _ => None,
+    }
+}
+
 /// Whether the coarse clock has reached `deadline`. Without a ticker it never has, and the
 /// meter's own clock readings bound the evaluation.
 #[inline]

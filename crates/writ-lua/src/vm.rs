@@ -31,6 +31,14 @@ const BATCH: u64 = 256;
 /// would otherwise eat into the memory ceiling of the evaluations that follow.
 const CACHE_BYTES: usize = 1 << 20;
 
+/// The bytes one uninterruptible operation is taken to build per millisecond. Whatever Luau
+/// does in one call — `string.rep`, `..`, `table.concat`, `string.format`, `gsub`, `upper`,
+/// `table.create` — writes each byte it allocates at least once, into memory it has usually
+/// not touched yet (about 1.5 ns a byte on the reference machine, page faults included), so
+/// the allocator is where the worst case of any such operation is charged in time before it
+/// runs: see [`Vm::cap`].
+const BYTES_PER_MILLI: usize = 1 << 20;
+
 /// What the interrupt, the prelude's `bound` and the host share during one evaluation.
 struct Running {
     /// The evaluation's budget: a step per interrupt, per value marshalled, per 64 bytes a
@@ -44,6 +52,13 @@ struct Running {
     memory: bool,
     /// The chunk overflowed Luau's stack, whether or not it caught the error.
     stack: bool,
+    /// The VM's memory limit the ceiling sets (its size when empty plus the ceiling).
+    ceiling: usize,
+    /// The evaluation's deadline on the coarse clock.
+    deadline: u64,
+    /// The memory limit in force is the time cap, below the ceiling: an allocation refused now
+    /// is one that would not finish before the deadline, so it answers a timeout.
+    capped: bool,
 }
 
 /// Shared handle on the running evaluation's state.
@@ -59,8 +74,9 @@ fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Running> {
 struct Gauge {
     /// Interrupts left before the next visit to the meter.
     fuel: AtomicU64,
-    /// The evaluation's deadline on the coarse clock.
-    deadline: AtomicU64,
+    /// When, on the coarse clock, the interrupt next visits the meter whatever fuel is left:
+    /// at the deadline, or earlier, when the time cap on memory is due to shrink.
+    review: AtomicU64,
 }
 
 /// A Luau VM prepared for chunks.
@@ -116,26 +132,31 @@ impl Vm {
             granted: 0,
             memory: false,
             stack: false,
+            ceiling: 0,
+            deadline: ticker::NEVER,
+            capped: false,
         }));
         let gauge = Arc::new(Gauge {
             fuel: AtomicU64::new(0),
-            deadline: AtomicU64::new(ticker::NEVER),
+            review: AtomicU64::new(ticker::NEVER),
         });
 
         let (in_interrupt, gauge_in_interrupt) = (Arc::clone(&running), Arc::clone(&gauge));
-        lua.set_interrupt(move |_| {
+        lua.set_interrupt(move |lua| {
             let fuel = gauge_in_interrupt.fuel.load(Ordering::Relaxed);
-            if fuel > 0 && !ticker::reached(gauge_in_interrupt.deadline.load(Ordering::Relaxed)) {
+            if fuel > 0 && !ticker::reached(gauge_in_interrupt.review.load(Ordering::Relaxed)) {
                 gauge_in_interrupt.fuel.store(fuel - 1, Ordering::Relaxed);
                 return Ok(VmState::Continue);
             }
-            refuel(&in_interrupt, &gauge_in_interrupt)
+            refuel(lua, &in_interrupt, &gauge_in_interrupt)
         });
 
         let in_bound = Arc::clone(&running);
         let bound = lua.create_function(move |_, error: LuaValue| Ok(is_bound(&in_bound, &error)))?;
         let in_find = Arc::clone(&running);
         let plain_find = lua.create_function(move |_, args| plain_find(&in_find, args))?;
+        let in_reserve = Arc::clone(&running);
+        let reserve = lua.create_function(move |_, items: f64| reserve(&in_reserve, items))?;
         // The prelude's own functions run in the library globals, which no chunk can reach and
         // nothing changes after the prelude; marked safe, their calls to `type`, `select` and
         // `string.byte` run as Luau builtins, without a call or an interrupt each. Chunks run
@@ -146,7 +167,7 @@ impl Vm {
             .set_name("=writ-prelude")
             .set_mode(ChunkMode::Text)
             .set_compiler(Compiler::new().set_debug_level(0))
-            .call((bound, plain_find))?;
+            .call((bound, plain_find, reserve))?;
         lua.set_globals(globals.clone())?;
         lua.sandbox(true)?;
 
@@ -216,11 +237,12 @@ impl Vm {
             granted: 0,
             memory: false,
             stack: false,
+            ceiling: 0,
+            deadline: ticker::deadline(limits.timeout),
+            capped: false,
         };
         self.gauge.fuel.store(0, Ordering::Relaxed);
-        self.gauge
-            .deadline
-            .store(ticker::deadline(limits.timeout), Ordering::Relaxed);
+        self.gauge.review.store(fresh.deadline, Ordering::Relaxed);
         let ceiling = limits.memory_ceiling_bytes;
 
         let (answer, bound) = self.run_inner(source, context, ceiling, fresh);
@@ -276,6 +298,9 @@ impl Vm {
         drop(running);
         let called = self.call(source, context, ceiling);
         let mut running = lock(&self.running);
+        if matches!(&called, Err(e) if e.code() == Code::Memory) {
+            out_of_memory(&mut running);
+        }
         let answer = called.and_then(|first| {
             marshal::from_lua(&first, &mut running.meter, ceiling).map_err(|f| f.into_error(ceiling))
         });
@@ -318,9 +343,8 @@ impl Vm {
             if used > self.baseline.saturating_add(ceiling) {
                 return Err(Error::memory(ceiling));
             }
-            self.lua
-                .set_memory_limit(self.baseline.saturating_add(ceiling))
-                .map_err(Error::sandbox)?;
+            running.ceiling = self.baseline.saturating_add(ceiling);
+            cap(&self.lua, &mut running, &self.gauge).map_err(Error::sandbox)?;
             // The fast path's first batch, sized by what marshalling left of the budget, so a
             // chunk that ends within it never reaches the slow path; the meter charges the
             // batch when the next one is asked for.
@@ -400,7 +424,7 @@ fn compile_on_thread(source: &str) -> Result<Vec<u8>, Error> {
 /// The interrupt's slow path: charges the interrupts the fast path let through, reads the
 /// clock, and hands out the next batch, sized so the budget ends on its exact count. Once a
 /// bound is crossed the fuel stays empty and every later interrupt fails again.
-fn refuel(shared: &Shared, gauge: &Gauge) -> mlua::Result<VmState> {
+fn refuel(lua: &Lua, shared: &Shared, gauge: &Gauge) -> mlua::Result<VmState> {
     let mut running = lock(shared);
     let spent = running.granted.saturating_sub(gauge.fuel.load(Ordering::Relaxed)) + 1;
     running.granted = 0;
@@ -411,9 +435,49 @@ fn refuel(shared: &Shared, gauge: &Gauge) -> mlua::Result<VmState> {
             let grant = BATCH.min(running.limit.saturating_sub(running.meter.steps_used()));
             running.granted = grant;
             gauge.fuel.store(grant, Ordering::Relaxed);
+            cap(lua, &mut running, gauge)?;
             Ok(VmState::Continue)
         }
         Err(exceeded) => Err(mlua::Error::external(Stop(exceeded))),
+    }
+}
+
+/// Sets the VM's memory limit to the smaller of the ceiling and the time cap: the memory in
+/// use plus what one operation builds ([`BYTES_PER_MILLI`]) in half the time left. A single
+/// Luau operation cannot be interrupted, but everything it builds it allocates, so one that
+/// would run past the deadline is refused before it starts, and answers a timeout. The
+/// interrupt's fast path comes back when that half has passed, to halve the cap again, so an
+/// operation that starts before then has at least the time its cap allows. Without a coarse
+/// clock the cap is left to the ceiling and the meter's own clock readings.
+fn cap(lua: &Lua, running: &mut Running, gauge: &Gauge) -> mlua::Result<()> {
+    let now = match ticker::now() {
+        Some(now) if running.deadline != ticker::NEVER => now,
+        _ => {
+            running.capped = false;
+            lua.set_memory_limit(running.ceiling)?;
+            return Ok(());
+        }
+    };
+    let half = running.deadline.saturating_sub(now) / 2;
+    let room = usize::try_from(half.max(1))
+        .unwrap_or(usize::MAX)
+        .saturating_mul(BYTES_PER_MILLI);
+    let limit = lua.used_memory().saturating_add(room);
+    running.capped = limit < running.ceiling;
+    lua.set_memory_limit(limit.min(running.ceiling))?;
+    let review = if half >= 1 { now + half } else { running.deadline };
+    gauge.review.store(review, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Records an allocation the VM refused: past the ceiling it is the memory bound, under the
+/// time cap the operation would not have finished in time, so the time bound.
+fn out_of_memory(running: &mut Running) {
+    if running.capped {
+        // The cap stands for the deadline: the meter records it crossed, as if it had run.
+        let _ = running.meter.reserve_time(std::time::Duration::MAX);
+    } else {
+        running.memory = true;
     }
 }
 
@@ -428,7 +492,7 @@ fn is_bound(shared: &Shared, error: &LuaValue) -> bool {
         LuaValue::String(s) => s.to_string_lossy(),
         LuaValue::Error(e) => {
             if let mlua::Error::MemoryError(_) = e.as_ref() {
-                running.memory = true;
+                out_of_memory(&mut running);
                 return true;
             }
             e.to_string()
@@ -436,7 +500,7 @@ fn is_bound(shared: &Shared, error: &LuaValue) -> bool {
         _ => return false,
     };
     if text == "not enough memory" {
-        running.memory = true;
+        out_of_memory(&mut running);
         true
     } else if text.contains("stack overflow") {
         running.stack = true;
@@ -444,6 +508,26 @@ fn is_bound(shared: &Shared, error: &LuaValue) -> bool {
     } else {
         false
     }
+}
+
+/// The time one item costs a table function that walks items in C without allocating
+/// (`table.concat`, `table.move`, `table.find`): about 20 ns on the reference machine.
+const ITEM_NANOS: f64 = 25.0;
+
+/// Charges a table function's walk over `items` items before it runs, as `plain_find` charges
+/// its scan: a step per 64 items, and the walk's time, so one that would run past the
+/// deadline stops before it starts.
+fn reserve(shared: &Shared, items: f64) -> mlua::Result<()> {
+    let items = if items.is_nan() { 0.0 } else { items.max(0.0) };
+    let mut running = lock(shared);
+    // `as` saturates: a count past u64 (or infinite) charges the most there is.
+    let steps = 1 + (items / 64.0) as u64;
+    let work = std::time::Duration::from_secs_f64((items * ITEM_NANOS / 1e9).min(1e9));
+    running
+        .meter
+        .steps(steps)
+        .and_then(|()| running.meter.reserve_time(work))
+        .map_err(|e| mlua::Error::external(Stop(e)))
 }
 
 /// `string.find` for a plain pattern, in linear time, with Luau's argument rules: `init`
