@@ -51,6 +51,13 @@ fn a_50_ms_timeout_answers_within_60_ms_even_inside_built_ins() {
         "[1..3000000]^(>$)",
         "$pad('x', 20000000)",
         "$uppercase($pad('x', 9000000))",
+        "$lowercase($uppercase($pad('x', 9000000)))",
+        // A deep copy stopped at the deadline is dropped whole: the drop is reserved in time as
+        // the copy goes (before, a copy of a value built by doubling ran 40% past its timeout).
+        "$reduce([1..60], function($a, $v){ [[$a], [$a]] }, 1) ~> |$|{}|",
+        "$clone($reduce([1..60], function($a, $v){ [$a, {'x': $a}] }, 1))",
+        "$count($zip([1..3000000], [1..3000000]))",
+        "$count($shuffle([1..3000000]))",
         // Found by fuzzing: a string of a long list, built and then dropped.
         "[1..943279][] & 'x'",
         // Found by fuzzing: a list of shared strings doubled by each call of an endless recursion.

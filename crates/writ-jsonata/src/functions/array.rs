@@ -158,11 +158,14 @@ fn reverse(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 
 /// The inside-out Fisher–Yates shuffle jsonata-js runs, drawing `random()` (in `[0, 1)`) once
 /// per item, so that the same draws give the same order.
-fn shuffle_with<T: Clone>(items: impl ExactSizeIterator<Item = T>, mut random: impl FnMut() -> f64) -> Vec<T> {
+fn shuffle_with<T: Clone>(
+    items: impl ExactSizeIterator<Item = T>,
+    mut random: impl FnMut() -> Result<f64>,
+) -> Result<Vec<T>> {
     let mut out: Vec<T> = Vec::with_capacity(items.len());
     for (i, item) in items.enumerate() {
         // A draw of 1 or more (which a host should never give) still lands in range.
-        let j = ((random() * (i + 1) as f64).floor() as usize).min(i);
+        let j = ((random()? * (i + 1) as f64).floor() as usize).min(i);
         match out.get_mut(j) {
             Some(slot) if j != i => {
                 let displaced = std::mem::replace(slot, item);
@@ -171,7 +174,7 @@ fn shuffle_with<T: Clone>(items: impl ExactSizeIterator<Item = T>, mut random: i
             _ => out.push(item),
         }
     }
-    out
+    Ok(out)
 }
 
 /// `$shuffle(array)`: the items in a random order drawn from the host.
@@ -182,14 +185,13 @@ fn shuffle(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     };
     cx.steps(items.len() as u64)?;
     cx.charge_array(items.len())?;
-    let mut draws = Vec::with_capacity(items.len());
-    for _ in 0..items.len() {
-        // The host's source may be slow; a step per draw keeps the clock read.
+    // The host's source may be slow, and each move reaches a random place in a long list: a
+    // step per draw keeps the clock read while the items move.
+    let shuffled = shuffle_with(items.iter(), || {
         cx.step()?;
-        draws.push(cx.random());
-    }
-    let mut draws = draws.into_iter();
-    Ok(Val::array(shuffle_with(items.iter(), || draws.next().unwrap_or(0.0))))
+        Ok(cx.random())
+    })?;
+    Ok(Val::array(shuffled))
 }
 
 /// A scalar reduced to what deep equality compares, so that `$distinct` finds repeats of
@@ -428,6 +430,10 @@ fn zip(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
     let views: Vec<_> = args.iter().filter_map(Val::as_array).collect();
     let mut tuples = Vec::with_capacity(len);
     for i in 0..len {
+        // Each tuple is a container of its own: its building reads the clock, and its drop
+        // is reserved in time as a copy's is.
+        cx.step()?;
+        cx.charge_copied()?;
         cx.charge_array(views.len())?;
         tuples.push(Val::array(views.iter().filter_map(|view| view.get(i)).collect()));
     }
@@ -621,18 +627,27 @@ mod tests {
     #[test]
     fn shuffle_is_inside_out_fisher_yates() {
         // Draws of 0 move each new item to the front: [a,b,c] -> [c,a,b].
-        assert_eq!(shuffle_with(['a', 'b', 'c'].into_iter(), || 0.0), ['c', 'a', 'b']);
+        assert_eq!(
+            shuffle_with(['a', 'b', 'c'].into_iter(), || Ok(0.0)).expect("no errors"),
+            ['c', 'a', 'b']
+        );
         // Draws just under 1 leave every item where it is.
-        assert_eq!(shuffle_with(['a', 'b', 'c'].into_iter(), || 0.999), ['a', 'b', 'c']);
+        assert_eq!(
+            shuffle_with(['a', 'b', 'c'].into_iter(), || Ok(0.999)).expect("no errors"),
+            ['a', 'b', 'c']
+        );
         // Out-of-range draws stay in range.
-        assert_eq!(shuffle_with(['a', 'b'].into_iter(), || 7.0), ['a', 'b']);
+        assert_eq!(
+            shuffle_with(['a', 'b'].into_iter(), || Ok(7.0)).expect("no errors"),
+            ['a', 'b']
+        );
         let mut draws = [0.0, 0.9, 0.4].into_iter();
         // i=0: j=0 -> [a]; i=1: j=1 -> [a,b]; i=2: j=1 -> [a,c,b].
         assert_eq!(
-            shuffle_with(['a', 'b', 'c'].into_iter(), || draws.next().unwrap_or(0.0)),
+            shuffle_with(['a', 'b', 'c'].into_iter(), || Ok(draws.next().unwrap_or(0.0))).expect("no errors"),
             ['a', 'c', 'b']
         );
-        let mut sorted = shuffle_with(0..50, || 0.37);
+        let mut sorted = shuffle_with(0..50, || Ok(0.37)).expect("no errors");
         sorted.sort_unstable();
         assert_eq!(sorted, (0..50).collect::<Vec<_>>());
     }

@@ -75,6 +75,7 @@ fn fresh_copy(cx: &mut Cx<'_>, value: &Val) -> Result<Value> {
         Val::Array(_) | Val::List(..) => {
             let items = value.as_array().expect("an array");
             cx.charge_array(items.len())?;
+            cx.charge_copied()?;
             let mut copied = Vec::with_capacity(items.len());
             for item in items.iter() {
                 copied.push(stacker::maybe_grow(64 * 1024, 1024 * 1024, || fresh_copy(cx, &item))?);
@@ -83,6 +84,7 @@ fn fresh_copy(cx: &mut Cx<'_>, value: &Val) -> Result<Value> {
         }
         Val::Object(_) | Val::Record(_) => {
             let object = value.as_object().expect("an object");
+            cx.charge_copied()?;
             let mut entries = Vec::with_capacity(object.len());
             for (key, item) in object.entries() {
                 if item.is_undefined() {
@@ -123,6 +125,7 @@ fn fresh_data(cx: &mut Cx<'_>, value: &Value) -> Result<Value> {
 /// A fresh copy of an input array.
 fn fresh_array(cx: &mut Cx<'_>, items: &[Value]) -> Result<Value> {
     cx.step()?;
+    cx.charge_copied()?;
     cx.charge_array(items.len())?;
     let mut copied = Vec::with_capacity(items.len());
     for item in items {
@@ -135,6 +138,7 @@ fn fresh_array(cx: &mut Cx<'_>, items: &[Value]) -> Result<Value> {
 /// list, and only the values are new.
 fn fresh_object(cx: &mut Cx<'_>, object: &writ_core::Object) -> Result<Value> {
     cx.step()?;
+    cx.charge_copied()?;
     let mut values = Vec::with_capacity(object.len());
     for item in object.values() {
         values.push(stacker::maybe_grow(64 * 1024, 1024 * 1024, || fresh_data(cx, item))?);

@@ -778,21 +778,46 @@ fn lowercase(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
 /// the final-sigma rule, as they do in JavaScript.
 fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Str> {
     if let Some(ascii) = text.as_ascii_str() {
-        cx.steps(text.len_utf16() as u64)?;
-        let unchanged = if upper {
-            !ascii.bytes().any(|b| b.is_ascii_lowercase())
-        } else {
-            !ascii.bytes().any(|b| b.is_ascii_uppercase())
+        // Scanned, then mapped, [`CASE_PIECE`] bytes at a time, each piece charged as it is
+        // taken (which reads the clock when the piece is long), so a long text stops at its
+        // deadline within a piece, however busy the machine.
+        let changes = |b: &u8| {
+            if upper {
+                b.is_ascii_lowercase()
+            } else {
+                b.is_ascii_uppercase()
+            }
         };
-        if unchanged {
-            return Ok(text.clone());
+        let mut first = None;
+        for (at, piece) in ascii.as_bytes().chunks(CASE_PIECE).enumerate() {
+            cx.steps(piece.len() as u64)?;
+            if let Some(offset) = piece.iter().position(changes) {
+                first = Some(at * CASE_PIECE + offset);
+                break;
+            }
         }
+        let Some(first) = first else {
+            return Ok(text.clone());
+        };
         charge_output(cx, ascii.len())?;
-        return Ok(Str::from(if upper {
-            ascii.to_ascii_uppercase()
-        } else {
-            ascii.to_ascii_lowercase()
-        }));
+        let mut out = String::new();
+        out.try_reserve_exact(ascii.len())
+            .map_err(|_| crate::value::out_of_memory())?;
+        out.push_str(&ascii[..first]);
+        let mut at = first;
+        while at < ascii.len() {
+            let end = (at + CASE_PIECE).min(ascii.len());
+            cx.steps((end - at) as u64)?;
+            // Both ends are ASCII boundaries: every byte of the text is a character.
+            let piece = &ascii[at..end];
+            out.push_str(&if upper {
+                piece.to_ascii_uppercase()
+            } else {
+                piece.to_ascii_lowercase()
+            });
+            at = end;
+        }
+        return Ok(Str::from(out));
     }
     // Mapped in pieces, each charged as it is taken (which reads the clock) and the text checked
     // against the string cap after it: a character can map to three, and a long text must stop
@@ -899,7 +924,31 @@ fn pad(cx: &mut Cx<'_>, args: &[Val]) -> Result<Val> {
         // Whole fillers are copied as blocks: a long padding costs a memory copy, not a loop
         // per code point, so the time reserved above stays true on a busy machine.
         let (whole, rest) = (missing / per_filler, missing % per_filler);
-        if let Some(ascii) = filler.as_ascii_str() {
+        if let (Some(ascii), Some(own)) = (filler.as_ascii_str(), text.as_ascii_str()) {
+            // ASCII throughout, the common case: the whole result is built in one buffer, a
+            // block of fillers at a time with the clock read between blocks, so a long padding
+            // stops at its deadline within a block however busy the machine.
+            let mut out = String::new();
+            out.try_reserve_exact(own.len() + whole * ascii.len() + rest)
+                .map_err(|_| crate::value::out_of_memory())?;
+            if width > 0.0 {
+                out.push_str(own);
+            }
+            let per_block = (CASE_PIECE / ascii.len()).max(1);
+            let block = ascii.repeat(per_block.min(whole));
+            let mut left = whole;
+            while left > 0 {
+                let count = per_block.min(left);
+                cx.steps((count * ascii.len()) as u64)?;
+                out.push_str(&block[..count * ascii.len()]);
+                left -= count;
+            }
+            out.push_str(&ascii[..rest]);
+            if width < 0.0 {
+                out.push_str(own);
+            }
+            return Ok(Val::String(Str::from(out)));
+        } else if let Some(ascii) = filler.as_ascii_str() {
             let mut padding = ascii.repeat(whole);
             padding.push_str(&ascii[..rest]);
             Str::from(padding)
