@@ -552,3 +552,93 @@ fn mermaid_escape(text: &str) -> String {
     }
     escaped
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Bounds, Edge};
+
+    fn example(name: &str) -> PlanView {
+        let path = format!("{}/../../examples/plans/{name}", env!("CARGO_MANIFEST_DIR"));
+        let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        PlanView {
+            plan_id: json["planId"].as_str().unwrap().into(),
+            revision: 1,
+            nodes: json["nodes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| Node::from_wire(n).unwrap())
+                .collect(),
+            edges: json["edges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| Edge::from_wire(e).unwrap())
+                .collect(),
+            bounds: json
+                .get("bounds")
+                .map_or(Bounds::default(), |b| Bounds::from_wire(b).unwrap()),
+            provenance: None,
+        }
+    }
+
+    #[test]
+    fn prose_names_what_an_operator_approves() {
+        let prose = render_prose(&example("declassify.json"), "d1g35t");
+        for expected in [
+            "digest: d1g35t",
+            "1. ENTRY — `entry`",
+            "folder: string (≤ 200 bytes)",
+            "2. CALL — `resolve_folder` — tool resolve_path",
+            "path: ← the first output of step 1 (`entry`) [run input: UNTRUSTED] @ folder",
+            "root: \"/reports\"",
+            "fs · /reports · read",
+            "TAINT CLEARED HERE: this call vouches that its output field(s) path are safe",
+            "3. CALL — `list_files` — tool list_files",
+            "dir: ← the first output of step 2 (`resolve_folder`) [resolve_path] @ path",
+            "(changes nothing: every claimed verb is read-only)",
+            "maxSteps 16",
+            "fs: /reports · list; /reports · read",
+            "Approving this plan approves digest d1g35t.",
+        ] {
+            assert!(prose.contains(expected), "missing {expected:?} in\n{prose}");
+        }
+        assert_eq!(
+            prose,
+            render_prose(&example("declassify.json"), "d1g35t"),
+            "rendering is deterministic"
+        );
+    }
+
+    #[test]
+    fn prose_warns_of_data_changes_and_interruptions() {
+        let prose = render_prose(&example("select.json"), "d");
+        assert!(
+            prose.contains("THIS MODIFIES DATA; repeating it is NOT safe (declared not replay-safe)."),
+            "{prose}"
+        );
+        assert!(
+            prose.contains("If the run is interrupted during this call, the run stops and waits for you."),
+            "{prose}"
+        );
+        assert!(prose.contains("→ on case page → step"), "{prose}");
+        assert!(prose.contains("→ on default → step"), "{prose}");
+    }
+
+    #[test]
+    fn mermaid_draws_every_node_and_edge() {
+        let view = example("join.json");
+        let chart = render_mermaid(&view, "d1g35t");
+        assert!(chart.contains("digest d1g35t"));
+        assert!(chart.starts_with("---\ntitle: \"plan plan-join · digest d1g35t\"\n---\n"));
+        assert_eq!(
+            chart.matches(" -->|").count() + chart.matches(" -.->|").count(),
+            view.edges.len()
+        );
+        assert!(chart.contains("((\"JOIN both\"))"), "{chart}");
+        assert!(chart.contains("tool: append_line<br/>MODIFIES DATA"), "{chart}");
+        let escaped = mermaid_escape("a \"quoted\" <b> #1");
+        assert_eq!(escaped, "a #quot;quoted#quot; #lt;b#gt; #35;1");
+    }
+}
