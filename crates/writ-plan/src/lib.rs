@@ -13,6 +13,8 @@
 #![deny(missing_docs)]
 
 mod definition;
+mod digest;
+mod fold;
 mod graph;
 mod model;
 mod ops;
@@ -23,6 +25,8 @@ pub use definition::{
     AuthorityClaim, BranchDefinition, CallDefinition, DeclaredField, Definition, EntryDefinition, FieldProblem,
     FieldType, OnIndeterminate, OnMissingValue, PromptPart, ReasonDefinition, SelectDefinition, Verb, valid_dot_path,
 };
+pub use digest::{digest, encode, encoded_len};
+pub use fold::{Folded, fold};
 pub use graph::Graph;
 pub use model::{
     Bounds, DEFAULT_PLAN_BOUNDS, Edge, Handle, Node, NodeKind, PlanIssue, PlanView, Provenance, RAW_FIELDS, Severity,
