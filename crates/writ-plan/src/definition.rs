@@ -527,18 +527,9 @@ impl Reader<'_> {
         let mut claims = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             let at = format!("authority.{index}");
-            let StagedValue::Object(claim) = item else {
-                self.problem(&at, "a claim is {\"capability\", \"scope\", \"verb\"}");
-                continue;
-            };
-            let text = |key: &str| match claim.get(key) {
-                Some(StagedValue::String(s)) if !s.is_empty() => Some(s.clone()),
-                _ => None,
-            };
-            let verb = text("verb").and_then(|v| Verb::ALL.into_iter().find(|verb| verb.name() == v));
-            match (text("capability"), text("scope"), verb, claim.len() == 3) {
-                (Some(capability), Some(scope), Some(verb), true) => claims.push(AuthorityClaim { capability, scope, verb }),
-                _ => self.problem(
+            match AuthorityClaim::from_staged(item) {
+                Some(claim) => claims.push(claim),
+                None => self.problem(
                     &at,
                     "a claim is {\"capability\": non-empty string, \"scope\": non-empty string, \"verb\": one of list, read, create, update, delete} and nothing else",
                 ),

@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod approval;
 mod definition;
 mod digest;
 mod fold;
@@ -21,6 +22,7 @@ mod ops;
 mod render;
 mod value;
 
+pub use approval::{ApprovalRecord, ApprovalRefusal, authority_set};
 pub use definition::{
     AuthorityClaim, BranchDefinition, CallDefinition, DeclaredField, Definition, EntryDefinition, FieldProblem,
     FieldType, OnIndeterminate, OnMissingValue, PromptPart, ReasonDefinition, SelectDefinition, Verb, valid_dot_path,
