@@ -15,6 +15,7 @@
 mod approval;
 mod definition;
 mod digest;
+mod document;
 mod fold;
 mod graph;
 mod model;
@@ -28,6 +29,7 @@ pub use definition::{
     FieldType, OnIndeterminate, OnMissingValue, PromptPart, ReasonDefinition, SelectDefinition, Verb, valid_dot_path,
 };
 pub use digest::{digest, encode, encoded_len};
+pub use document::{DOCUMENT_ACTOR, PlanSource, read_document};
 pub use fold::{Folded, fold};
 pub use graph::Graph;
 pub use model::{
