@@ -31,7 +31,7 @@ pub use definition::{
 pub use digest::{digest, encode, encoded_len};
 pub use document::{DOCUMENT_ACTOR, PlanSource, read_document};
 pub use fold::{Folded, fold};
-pub use graph::Graph;
+pub use graph::{Graph, ROUTE_CAP, RouteMismatch, Routes};
 pub use model::{
     Bounds, DEFAULT_PLAN_BOUNDS, Edge, Handle, Node, NodeKind, PlanIssue, PlanView, Provenance, RAW_FIELDS, Severity,
     is_raw_field_path,
