@@ -21,6 +21,7 @@ mod graph;
 mod model;
 mod ops;
 mod render;
+mod taint;
 mod value;
 
 pub use approval::{ApprovalRecord, ApprovalRefusal, authority_set};
@@ -38,4 +39,5 @@ pub use model::{
 };
 pub use ops::{Change, Op};
 pub use render::{render_mermaid, render_prose};
+pub use taint::{CHAIN_SHOWN, Sanitiser, Taint, TaintedArg};
 pub use value::{BranchId, MAX_WIRE_DEPTH, NodeRef, ParamRef, RouteSegment, Select, StagedValue, WireError};

@@ -299,12 +299,27 @@ mod tests {
     fn declassification_is_per_field_and_echoes_do_not_launder() {
         let view = view(json!([
             entry(),
-            call("san", json!({"x": r("entry", Some("topic"))}),
+            call(
+                "san",
+                json!({"x": r("entry", Some("topic"))}),
                 json!({"output": [{"path": "safe", "type": "string"}, {"path": "unsafe", "type": "string"}],
-                       "declassifies": ["safe"]})),
-            call("echo", json!({"x": r("entry", Some("topic"))}), json!({"output": [{"path": "v", "type": "string"}]})),
-            call("ok", json!({"a": r("san", Some("safe")), "b": r("san", Some("safe.inner"))}), json!({})),
-            call("bad", json!({"a": r("san", Some("unsafe")), "b": r("san", None), "c": r("echo", Some("v"))}), json!({})),
+                       "declassifies": ["safe"]})
+            ),
+            call(
+                "echo",
+                json!({"x": r("entry", Some("topic"))}),
+                json!({"output": [{"path": "v", "type": "string"}]})
+            ),
+            call(
+                "ok",
+                json!({"a": r("san", Some("safe")), "b": r("san", Some("safe.inner"))}),
+                json!({})
+            ),
+            call(
+                "bad",
+                json!({"a": r("san", Some("unsafe")), "b": r("san", None), "c": r("echo", Some("v"))}),
+                json!({})
+            ),
         ]));
         let taint = Taint::compute(&view);
         let args: Vec<(&str, &str)> = taint.tainted_args().iter().map(|t| (t.call, t.arg)).collect();
@@ -313,7 +328,10 @@ mod tests {
         assert_eq!(taint.chain("bad"), ["entry", "san", "bad"]);
         let sanitisers = taint.sanitisers();
         assert_eq!(sanitisers.len(), 1);
-        assert_eq!((sanitisers[0].call, sanitisers[0].reads_from.as_slice()), ("san", &["entry"][..]));
+        assert_eq!(
+            (sanitisers[0].call, sanitisers[0].reads_from.as_slice()),
+            ("san", &["entry"][..])
+        );
     }
 
     #[test]
@@ -346,6 +364,9 @@ mod tests {
         let args = taint.tainted_args();
         assert_eq!(args.len(), 2_000);
         assert_eq!(taint.chain("c1999").len(), 2_001);
-        assert_eq!(args[0].chain, ["c1991", "c1992", "c1993", "c1994", "c1995", "c1996", "c1997", "c1998"]);
+        assert_eq!(
+            args[0].chain,
+            ["c1991", "c1992", "c1993", "c1994", "c1995", "c1996", "c1997", "c1998"]
+        );
     }
 }
