@@ -77,7 +77,10 @@ pub struct FreezeInputs<'a> {
 impl<'a> FreezeInputs<'a> {
     /// Inputs with no tool catalogue and these cells.
     pub fn new(evaluators: &'a Registry) -> FreezeInputs<'a> {
-        FreezeInputs { tools: None, evaluators }
+        FreezeInputs {
+            tools: None,
+            evaluators,
+        }
     }
 
     /// The same inputs, checking tool names against `tools`.
@@ -97,7 +100,11 @@ pub fn check(view: &PlanView, inputs: &FreezeInputs<'_>) -> Vec<PlanIssue> {
     topology::edges(view, &graph, &mut issues);
     let entry = graph.entry();
     let checkable = view.nodes.len() <= MAX_ROUTE_CHECKED_NODES && view.edges.len() <= MAX_ROUTE_CHECKED_EDGES;
-    let routes = if checkable { entry.and_then(|entry| graph.routes(entry)) } else { None };
+    let routes = if checkable {
+        entry.and_then(|entry| graph.routes(entry))
+    } else {
+        None
+    };
     topology::shape(view, &graph, entry, routes.as_ref(), &mut issues);
     if !checkable {
         issues.push(PlanIssue::blocking(

@@ -17,6 +17,7 @@ mod definition;
 mod digest;
 mod document;
 mod fold;
+mod freeze;
 mod graph;
 mod model;
 mod ops;
@@ -32,6 +33,7 @@ pub use definition::{
 pub use digest::{digest, encode, encoded_len};
 pub use document::{DOCUMENT_ACTOR, PlanSource, read_document};
 pub use fold::{Folded, fold};
+pub use freeze::{FreezeInputs, MAX_ROUTE_CHECKED_EDGES, MAX_ROUTE_CHECKED_NODES, check};
 pub use graph::{Graph, ROUTE_CAP, RouteMismatch, Routes};
 pub use model::{
     Bounds, DEFAULT_PLAN_BOUNDS, Edge, Handle, Node, NodeKind, PlanIssue, PlanView, Provenance, RAW_FIELDS, Severity,

@@ -130,14 +130,10 @@ fn unencodable(value: &StagedValue, raw: bool, depth: usize) -> Option<String> {
         StagedValue::Date(millis) if !(MIN_WIRE_DATE..=MAX_WIRE_DATE).contains(millis) => Some(format!(
             "the date ({millis} ms after 1970) lies outside the years 0000 to 9999 that the wire form writes"
         )),
-        StagedValue::Map(entries) => {
-            first_repeat(entries.iter().map(|(key, _)| key)).map(|index| {
-                format!("map key {index} repeats an earlier key; a map's keys are distinct")
-            })
-        }
-        StagedValue::Set(members) => first_repeat(members.iter()).map(|index| {
-            format!("set member {index} repeats an earlier member; a set's members are distinct")
-        }),
+        StagedValue::Map(entries) => first_repeat(entries.iter().map(|(key, _)| key))
+            .map(|index| format!("map key {index} repeats an earlier key; a map's keys are distinct")),
+        StagedValue::Set(members) => first_repeat(members.iter())
+            .map(|index| format!("set member {index} repeats an earlier member; a set's members are distinct")),
         _ => None,
     }
 }
@@ -162,7 +158,10 @@ fn first_repeat<'a>(items: impl Iterator<Item = &'a StagedValue>) -> Option<usiz
     for (index, item) in items.enumerate() {
         // A value the walk will report as unencodable has no reliable wire text; it is reported
         // on its own account, so it is skipped here.
-        if walk(item).iter().any(|visit| unencodable(visit.value, false, visit.depth).is_some()) {
+        if walk(item)
+            .iter()
+            .any(|visit| unencodable(visit.value, false, visit.depth).is_some())
+        {
             continue;
         }
         if !seen.insert(item.to_wire().to_string()) {
@@ -373,7 +372,8 @@ pub(super) fn calls(view: &PlanView, tools: Option<&[String]>, issues: &mut Vec<
     let catalogue: Option<HashSet<&str>> = tools.map(|tools| tools.iter().map(String::as_str).collect());
     for node in view.nodes.iter().filter(|node| node.kind == NodeKind::Call) {
         let definition = &node.definition;
-        if let (Some(catalogue), Some(tools), Some(StagedValue::String(tool))) = (&catalogue, tools, definition.get("tool"))
+        if let (Some(catalogue), Some(tools), Some(StagedValue::String(tool))) =
+            (&catalogue, tools, definition.get("tool"))
             && !tool.is_empty()
             && !catalogue.contains(tool.as_str())
         {
@@ -389,7 +389,10 @@ pub(super) fn calls(view: &PlanView, tools: Option<&[String]>, issues: &mut Vec<
             issues.push(
                 PlanIssue::blocking(
                     "unknown_tool",
-                    format!("Call node \"{}\" names the tool \"{tool}\", which is not in the tool catalogue; {offer}.", node.id),
+                    format!(
+                        "Call node \"{}\" names the tool \"{tool}\", which is not in the tool catalogue; {offer}.",
+                        node.id
+                    ),
                 )
                 .on_node(&node.id),
             );
@@ -590,11 +593,7 @@ mod tests {
                 false,
                 "set member 1",
             ),
-            (
-                StagedValue::Array(vec![StagedValue::Date(0)]),
-                true,
-                "plain JSON",
-            ),
+            (StagedValue::Array(vec![StagedValue::Date(0)]), true, "plain JSON"),
         ];
         for (value, raw, expected) in cases {
             let found = reason(&value, raw).unwrap_or_else(|| panic!("{value:?} passed"));
@@ -636,7 +635,8 @@ mod tests {
 
     #[test]
     fn locations_name_the_path_inside_the_field() {
-        let value = StagedValue::from_wire(&serde_json::json!({"dirs": ["a", {"$map": [["k", "lorem ipsum"]]}]})).unwrap();
+        let value =
+            StagedValue::from_wire(&serde_json::json!({"dirs": ["a", {"$map": [["k", "lorem ipsum"]]}]})).unwrap();
         let visits = walk(&value);
         let at = visits
             .iter()

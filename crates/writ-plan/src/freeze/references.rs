@@ -60,14 +60,12 @@ fn declared_fields(node: &Node) -> Option<Vec<&str>> {
             let Some(StagedValue::Object(properties)) = schema.get("properties") else {
                 return None;
             };
-            let open = OPEN_SCHEMA_KEYWORDS
-                .iter()
-                .any(|keyword| match schema.get(*keyword) {
-                    None => false,
-                    // `false` closes an object to properties it does not list.
-                    Some(StagedValue::Bool(false)) => !keyword.ends_with("Properties") || *keyword == "patternProperties",
-                    Some(_) => true,
-                });
+            let open = OPEN_SCHEMA_KEYWORDS.iter().any(|keyword| match schema.get(*keyword) {
+                None => false,
+                // `false` closes an object to properties it does not list.
+                Some(StagedValue::Bool(false)) => !keyword.ends_with("Properties") || *keyword == "patternProperties",
+                Some(_) => true,
+            });
             if open {
                 return None;
             }
@@ -118,7 +116,12 @@ fn select_name(select: Select) -> &'static str {
 /// Every reference in every node's definition: `missing_reference`, `undeclared_field`,
 /// `reference_not_upstream`, `first_last_across_join`, `ambiguous_reference`,
 /// `unknown_branch_id`.
-pub(super) fn check<'v>(view: &'v PlanView, graph: &Graph<'v>, routes: Option<&Routes<'_, '_>>, issues: &mut Vec<PlanIssue>) {
+pub(super) fn check<'v>(
+    view: &'v PlanView,
+    graph: &Graph<'v>,
+    routes: Option<&Routes<'_, '_>>,
+    issues: &mut Vec<PlanIssue>,
+) {
     let mut after_join: Option<HashMap<&str, &str>> = None;
     for node in &view.nodes {
         for (field, value) in &node.definition {
@@ -158,7 +161,9 @@ fn check_one<'v>(
     };
     if let Some(path) = &reference.path
         && let Some(fields) = declared_fields(target)
-        && !fields.iter().any(|declared| within(path, declared) || within(declared, path))
+        && !fields
+            .iter()
+            .any(|declared| within(path, declared) || within(declared, path))
     {
         let source = match target.kind {
             NodeKind::Entry => "input fields",
@@ -251,7 +256,10 @@ fn check_one<'v>(
                 let instead = if samples.is_empty() {
                     format!("\"{target_id}\" never runs: the entry does not reach it.")
                 } else {
-                    format!("\"{target_id}\" runs under {}; write one of those.", samples.join(" or "))
+                    format!(
+                        "\"{target_id}\" runs under {}; write one of those.",
+                        samples.join(" or ")
+                    )
                 };
                 issues.push(
                     PlanIssue::blocking(

@@ -65,10 +65,7 @@ pub(crate) fn valid_node_id(id: &str) -> bool {
 /// Whether `id` is an edge id: `^[A-Za-z0-9_-]{1,64}$`. Branch keys are built from edge ids,
 /// so none may carry the characters they are built with.
 pub(crate) fn valid_edge_id(id: &str) -> bool {
-    (1..=64).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// An id rewritten into the allowed alphabet, for a message's suggestion.
@@ -107,7 +104,11 @@ pub(super) fn ids(view: &PlanView, issues: &mut Vec<PlanIssue>) {
     }
     for node in &view.nodes {
         if !valid_node_id(&node.id) {
-            let suggestion = suggest_id(&node.id, |c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_', 64);
+            let suggestion = suggest_id(
+                &node.id,
+                |c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_',
+                64,
+            );
             issues.push(
                 PlanIssue::blocking(
                     "invalid_node_id",
@@ -175,7 +176,10 @@ fn handles_of(kind: NodeKind) -> &'static str {
 
 fn handle_applies(kind: NodeKind, handle: &Handle) -> bool {
     match handle {
-        Handle::Always => matches!(kind, NodeKind::Entry | NodeKind::Call | NodeKind::Reason | NodeKind::Join),
+        Handle::Always => matches!(
+            kind,
+            NodeKind::Entry | NodeKind::Call | NodeKind::Reason | NodeKind::Join
+        ),
         Handle::Error => kind != NodeKind::Entry,
         Handle::Match | Handle::NoMatch => kind == NodeKind::Branch,
         Handle::Default => matches!(kind, NodeKind::Branch | NodeKind::Select),
@@ -255,19 +259,23 @@ pub(super) fn edges(view: &PlanView, graph: &Graph<'_>, issues: &mut Vec<PlanIss
             let cases = select_cases(&source.definition);
             if !cases.contains(&label.as_str()) {
                 let suggestion = match nearest(label, cases.iter().copied(), 1).first() {
-                    Some(case) => format!("write \"case_{case}\" if that is the case meant, or "),
-                    None => String::new(),
+                    Some(case) => format!("Write \"case_{case}\" if that is the case meant, or add"),
+                    None => "Add".to_string(),
                 };
                 issues.push(
                     PlanIssue::blocking(
                         "unknown_case",
                         format!(
                             "Edge \"{}\" leaves select \"{}\" on \"case_{label}\", but \"{label}\" is not one of its \
-                             cases ({}), so the edge is never taken. {suggestion}add \"{label}\" to the select's \
+                             cases ({}), so the edge is never taken. {suggestion} \"{label}\" to the select's \
                              \"cases\".",
                             edge.id,
                             source.id,
-                            if cases.is_empty() { "it declares none".to_string() } else { quoted(&cases) }
+                            if cases.is_empty() {
+                                "it declares none".to_string()
+                            } else {
+                                quoted(&cases)
+                            }
                         ),
                     )
                     .on_edge(&edge.id),
