@@ -90,7 +90,11 @@ fn key_of(issue: &PlanIssue) -> Key {
 
 fn expected_key(expect: &Json) -> Key {
     let text = |key: &str| expect.get(key).and_then(Json::as_str).map(str::to_owned);
-    (text("code").expect("an expectation has a code"), text("nodeId"), text("edgeId"))
+    (
+        text("code").expect("an expectation has a code"),
+        text("nodeId"),
+        text("edgeId"),
+    )
 }
 
 fn sorted(mut keys: Vec<Key>) -> Vec<Key> {
@@ -169,8 +173,14 @@ fn freeze_cases() {
                 failures.push(format!("{label}: a second check gives other issues or another order"));
             }
             for issue in &issues {
-                let names_its_place = issue.node_id.as_ref().is_none_or(|id| issue.message.contains(id.as_str()))
-                    && issue.edge_id.as_ref().is_none_or(|id| issue.message.contains(id.as_str()));
+                let names_its_place = issue
+                    .node_id
+                    .as_ref()
+                    .is_none_or(|id| issue.message.contains(id.as_str()))
+                    && issue
+                        .edge_id
+                        .as_ref()
+                        .is_none_or(|id| issue.message.contains(id.as_str()));
                 if issue.severity != Severity::Blocking || issue.message.len() < 40 || !names_its_place {
                     failures.push(format!("{label}: a message that does not name its place: {issue}"));
                 }
@@ -185,8 +195,18 @@ fn freeze_cases() {
     );
     println!("{total} cases in {} files, {passing} of them clean", files.len());
     let missing: Vec<&&str> = CODES.iter().filter(|code| !expected_codes.contains(**code)).collect();
-    let unknown: Vec<&String> = expected_codes.iter().filter(|code| !CODES.contains(&code.as_str())).collect();
+    let unknown: Vec<&String> = expected_codes
+        .iter()
+        .filter(|code| !CODES.contains(&code.as_str()))
+        .collect();
     assert!(missing.is_empty(), "no case expects {missing:?}");
-    assert!(unknown.is_empty(), "cases expect codes the harness does not list: {unknown:?}");
-    assert_eq!(CODES.iter().collect::<BTreeSet<_>>().len(), CODES.len(), "a code is listed twice");
+    assert!(
+        unknown.is_empty(),
+        "cases expect codes the harness does not list: {unknown:?}"
+    );
+    assert_eq!(
+        CODES.iter().collect::<BTreeSet<_>>().len(),
+        CODES.len(),
+        "a code is listed twice"
+    );
 }
