@@ -13,6 +13,7 @@ use std::fmt;
 use serde_json::{Map as JsonMap, Value as Json};
 
 use crate::definition::{AuthorityClaim, Verb};
+use crate::digest::digest;
 use crate::graph::Graph;
 use crate::model::{NodeKind, PlanView, object_at, refuse_unknown, string_field};
 use crate::value::{Pointer, StagedValue, WireError};
@@ -126,38 +127,33 @@ pub struct ApprovalRecord {
 }
 
 impl ApprovalRecord {
-    /// A record approving `view` as it stands: its id, the given digest (the fold's digest of
-    /// `view`) and its [`authority_set`].
-    pub fn for_view(
-        view: &PlanView,
-        digest: impl Into<String>,
-        decided_by: impl Into<String>,
-        decided_at: impl Into<String>,
-    ) -> ApprovalRecord {
+    /// A record approving `view` as it stands: its id, its [`digest`] and its
+    /// [`authority_set`].
+    pub fn for_view(view: &PlanView, decided_by: impl Into<String>, decided_at: impl Into<String>) -> ApprovalRecord {
         ApprovalRecord {
             plan_id: view.plan_id.clone(),
-            digest: digest.into(),
+            digest: digest(view),
             authority_set: authority_set(view),
             decided_by: decided_by.into(),
             decided_at: decided_at.into(),
         }
     }
 
-    /// Whether this record approves `view`, whose digest (as the fold computed it) is
-    /// `view_digest`: the plan ids are equal, the digests are equal, and the record's authority
-    /// set equals the view's as a set (order and repeats do not matter). The first refusal
-    /// found, in that order, is returned.
-    pub fn check(&self, view: &PlanView, view_digest: &str) -> Result<(), ApprovalRefusal> {
+    /// Whether this record approves `view`: the plan ids are equal, the record's digest is the
+    /// view's [`digest`], and the record's authority set equals the view's as a set (order and
+    /// repeats do not matter). The first refusal found, in that order, is returned.
+    pub fn check(&self, view: &PlanView) -> Result<(), ApprovalRefusal> {
         if self.plan_id != view.plan_id {
             return Err(ApprovalRefusal::PlanMismatch {
                 approved: self.plan_id.clone(),
                 actual: view.plan_id.clone(),
             });
         }
+        let view_digest = digest(view);
         if self.digest != view_digest {
             return Err(ApprovalRefusal::DigestMoved {
                 approved: self.digest.clone(),
-                actual: view_digest.to_owned(),
+                actual: view_digest,
             });
         }
         let approved: BTreeSet<&AuthorityClaim> = self.authority_set.iter().collect();
@@ -363,25 +359,25 @@ mod tests {
     #[test]
     fn the_exact_set_in_any_order_is_accepted() {
         let plan = view(false);
-        let mut record = ApprovalRecord::for_view(&plan, "d1", "ann", "2026-12-02T04:00:00Z");
+        let mut record = ApprovalRecord::for_view(&plan, "ann", "2026-12-02T04:00:00Z");
         record.authority_set.reverse();
-        assert_eq!(record.check(&plan, "d1"), Ok(()));
+        assert_eq!(record.check(&plan), Ok(()));
         record.authority_set.push(record.authority_set[0].clone());
-        assert_eq!(record.check(&plan, "d1"), Ok(()), "a repeated claim is the same set");
+        assert_eq!(record.check(&plan), Ok(()), "a repeated claim is the same set");
     }
 
     #[test]
     fn a_set_that_omits_or_adds_a_claim_is_refused_by_name() {
         let plan = view(false);
-        let mut record = ApprovalRecord::for_view(&plan, "d1", "ann", "");
+        let mut record = ApprovalRecord::for_view(&plan, "ann", "");
         record.authority_set.retain(|c| c.capability != "inbox");
-        let refusal = record.check(&plan, "d1").unwrap_err();
+        let refusal = record.check(&plan).unwrap_err();
         assert_eq!(refusal.code(), "authority_mismatch");
         assert!(refusal.to_string().contains("omits inbox:ops:create"), "{refusal}");
 
-        let mut record = ApprovalRecord::for_view(&plan, "d1", "ann", "");
+        let mut record = ApprovalRecord::for_view(&plan, "ann", "");
         record.authority_set.push(claim("fs", "/", Verb::Delete));
-        let refusal = record.check(&plan, "d1").unwrap_err();
+        let refusal = record.check(&plan).unwrap_err();
         assert_eq!(
             refusal,
             ApprovalRefusal::AuthorityMismatch {
@@ -395,26 +391,32 @@ mod tests {
     #[test]
     fn a_moved_digest_or_another_plan_is_refused() {
         let plan = view(false);
-        let record = ApprovalRecord::for_view(&plan, "d1", "ann", "");
-        let refusal = record.check(&plan, "d2").unwrap_err();
+        let record = ApprovalRecord::for_view(&plan, "ann", "");
+        let mut changed = plan.clone();
+        changed.bounds.max_steps = 10;
+        let refusal = record.check(&changed).unwrap_err();
         assert_eq!(refusal.code(), "digest_mismatch");
-        assert!(refusal.to_string().contains("d1") && refusal.to_string().contains("d2"));
+        let message = refusal.to_string();
+        assert!(
+            message.contains(&record.digest) && message.contains(&digest(&changed)),
+            "{message}"
+        );
         let other = PlanView {
             plan_id: "plan-other".into(),
             ..view(false)
         };
-        let refusal = record.check(&other, "d1").unwrap_err();
+        let refusal = record.check(&other).unwrap_err();
         assert_eq!(refusal.code(), "plan_mismatch");
         assert!(refusal.to_string().contains("plan-other"), "{refusal}");
     }
 
     #[test]
     fn records_round_trip_and_malformed_ones_are_refused() {
-        let record = ApprovalRecord::for_view(&view(false), "abc", "ann", "2026-12-02T04:00:00Z");
+        let record = ApprovalRecord::for_view(&view(false), "ann", "2026-12-02T04:00:00Z");
         let wire = record.to_wire();
         assert_eq!(
             wire,
-            json!({"planId": "plan-q3", "digest": "abc",
+            json!({"planId": "plan-q3", "digest": record.digest,
                    "authoritySet": [{"capability": "inbox", "scope": "ops", "verb": "create"},
                                     {"capability": "report", "scope": "quarterly", "verb": "read"}],
                    "decidedBy": "ann", "decidedAt": "2026-12-02T04:00:00Z"})
