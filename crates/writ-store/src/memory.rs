@@ -1,0 +1,173 @@
+//! A plan store in memory: for tests, and for runs that keep nothing.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Mutex, MutexGuard};
+
+use writ_plan::{ApprovalRecord, Op};
+
+use crate::rules::{self, Record};
+use crate::{NewPlan, PlanStore, PlanSummary, StoreError, StoredPlan};
+
+/// A [`PlanStore`] in memory. One lock guards every plan, so each call is atomic; nothing
+/// survives the value.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    plans: BTreeMap<String, Stored>,
+    run_ids: HashSet<String>,
+}
+
+#[derive(Debug)]
+struct Stored {
+    record: Record,
+    ops: Vec<Op>,
+    by_op_id: HashMap<String, usize>,
+}
+
+impl Stored {
+    fn new(record: Record, ops: Vec<Op>) -> Stored {
+        let by_op_id = ops.iter().enumerate().map(|(at, op)| (op.op_id.clone(), at)).collect();
+        Stored { record, ops, by_op_id }
+    }
+
+    fn read(&self) -> StoredPlan {
+        self.record.read(&self.ops)
+    }
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // Every call changes the map only after all its checks passed, so a panic elsewhere
+        // while the lock was held cannot have left a plan half-changed.
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Inner {
+    fn plan(&mut self, plan_id: &str) -> Result<&mut Stored, StoreError> {
+        self.plans.get_mut(plan_id).ok_or_else(|| StoreError::PlanMissing {
+            plan_id: plan_id.to_owned(),
+        })
+    }
+
+    /// Applies a rule to a copy of the plan's record and keeps the copy only if the rule passed.
+    fn transition(
+        &mut self,
+        plan_id: &str,
+        rule: impl FnOnce(&mut Record, &StoredPlan) -> Result<(), StoreError>,
+    ) -> Result<PlanSummary, StoreError> {
+        let stored = self.plan(plan_id)?;
+        let plan = stored.read();
+        let mut record = stored.record.clone();
+        rule(&mut record, &plan)?;
+        stored.record = record;
+        Ok(stored.read().summary)
+    }
+}
+
+impl PlanStore for MemoryStore {
+    fn create(&self, plan_id: &str, new: NewPlan) -> Result<PlanSummary, StoreError> {
+        rules::check_id("plan", plan_id)?;
+        let mut inner = self.lock();
+        if inner.plans.contains_key(plan_id) {
+            return Err(StoreError::DuplicateId {
+                what: "plan",
+                id: plan_id.to_owned(),
+            });
+        }
+        let stored = Stored::new(Record::new(plan_id, new.label, new.provenance), Vec::new());
+        let summary = stored.read().summary;
+        inner.plans.insert(plan_id.to_owned(), stored);
+        Ok(summary)
+    }
+
+    fn append_ops(&self, plan_id: &str, ops: &[Op], expected_revision: Option<u64>) -> Result<PlanSummary, StoreError> {
+        let mut inner = self.lock();
+        let stored = inner.plan(plan_id)?;
+        let revision = stored.ops.len() as u64;
+        let fresh = rules::new_ops(&stored.record, revision, ops, expected_revision, |op_id| {
+            Ok(stored.by_op_id.get(op_id).map(|&at| stored.ops[at].clone()))
+        })?;
+        for op in fresh {
+            stored.by_op_id.insert(op.op_id.clone(), stored.ops.len());
+            stored.ops.push(op);
+        }
+        Ok(stored.read().summary)
+    }
+
+    fn read_ops(&self, plan_id: &str, through_revision: Option<u64>) -> Result<Vec<Op>, StoreError> {
+        let mut inner = self.lock();
+        let stored = inner.plan(plan_id)?;
+        let len = rules::prefix_len(plan_id, stored.ops.len() as u64, through_revision)?;
+        Ok(stored.ops[..len as usize].to_vec())
+    }
+
+    fn read_plan(&self, plan_id: &str) -> Result<StoredPlan, StoreError> {
+        Ok(self.lock().plan(plan_id)?.read())
+    }
+
+    fn freeze(&self, plan_id: &str, expected_digest: &str) -> Result<PlanSummary, StoreError> {
+        self.lock()
+            .transition(plan_id, |record, plan| rules::freeze(record, plan, expected_digest))
+    }
+
+    fn unfreeze(&self, plan_id: &str) -> Result<PlanSummary, StoreError> {
+        self.lock().transition(plan_id, |record, _| rules::unfreeze(record))
+    }
+
+    fn approve(&self, plan_id: &str, approval: &ApprovalRecord) -> Result<PlanSummary, StoreError> {
+        self.lock()
+            .transition(plan_id, |record, plan| rules::approve(record, plan, approval))
+    }
+
+    fn claim_run(&self, plan_id: &str, expected_digest: &str, run_id: &str) -> Result<PlanSummary, StoreError> {
+        let mut inner = self.lock();
+        let taken = inner.run_ids.contains(run_id);
+        let summary = inner.transition(plan_id, |record, plan| {
+            rules::claim_run(record, plan, expected_digest, run_id)?;
+            if taken {
+                return Err(StoreError::DuplicateId {
+                    what: "run",
+                    id: run_id.to_owned(),
+                });
+            }
+            Ok(())
+        })?;
+        inner.run_ids.insert(run_id.to_owned());
+        Ok(summary)
+    }
+
+    fn clone_plan(&self, source: &str, new_id: &str, at_revision: Option<u64>) -> Result<PlanSummary, StoreError> {
+        rules::check_id("plan", new_id)?;
+        let mut inner = self.lock();
+        let parent = inner.plans.get(source).ok_or_else(|| StoreError::SourceMissing {
+            plan_id: source.to_owned(),
+        })?;
+        let len = rules::prefix_len(source, parent.ops.len() as u64, at_revision)?;
+        let prefix = parent.ops[..len as usize].to_vec();
+        let record = rules::clone_record(&parent.record, &prefix, new_id);
+        if inner.plans.contains_key(new_id) {
+            return Err(StoreError::DuplicateId {
+                what: "plan",
+                id: new_id.to_owned(),
+            });
+        }
+        let stored = Stored::new(record, prefix);
+        let summary = stored.read().summary;
+        inner.plans.insert(new_id.to_owned(), stored);
+        Ok(summary)
+    }
+
+    fn list(&self) -> Result<Vec<PlanSummary>, StoreError> {
+        Ok(self.lock().plans.values().map(|stored| stored.read().summary).collect())
+    }
+}
