@@ -4,7 +4,8 @@
 //! **reviewable** once frozen at a digest, then **executable** once an operator's
 //! [`ApprovalRecord`] is accepted, and at most one run, ever. [`PlanStore`] is the contract;
 //! [`MemoryStore`] and [`SqliteStore`] implement it, and [`conformance`] is the one suite every
-//! implementation must pass.
+//! implementation must pass. [`lifecycle::freeze`] runs the fold's checks and freeze's above a
+//! store before moving a plan to reviewable.
 //!
 //! The store never keeps a view or a digest it did not compute: every answer about a plan's
 //! content is the fold ([`writ_plan::fold`]) of the ops stored for it, made again for each call.
@@ -16,6 +17,7 @@
 
 pub mod conformance;
 mod error;
+pub mod lifecycle;
 mod memory;
 mod rules;
 mod sqlite;
@@ -182,8 +184,9 @@ pub trait PlanStore: Send + Sync {
 
     /// Moves an editable plan to reviewable, only if its digest is `expected_digest`
     /// (`digest_mismatch` otherwise, `state_mismatch` if it is not editable). The store does
-    /// not run the freeze checks: the caller runs them on the view it read, then calls this
-    /// with that view's digest, so a plan that changed in between is not frozen unchecked.
+    /// not run the freeze checks: [`lifecycle::freeze`] runs them on the view it read, then
+    /// calls this with that view's digest, so a plan that changed in between is not frozen
+    /// unchecked.
     fn freeze(&self, plan_id: &str, expected_digest: &str) -> Result<PlanSummary, StoreError>;
 
     /// Returns a reviewable plan, or an executable one whose run was never claimed, to
