@@ -35,6 +35,7 @@ macro_rules! plan_store_conformance {
             appends_advance_the_revision_in_append_order,
             a_moved_revision_refuses_the_append,
             a_duplicated_op_changes_nothing,
+            authoring_order_changes_neither_digest_nor_authority,
             an_op_id_reused_for_other_content_is_refused,
             appends_are_refused_unless_editable,
             freeze_needs_the_checked_digest,
@@ -279,6 +280,32 @@ pub fn a_duplicated_op_changes_nothing(store: &impl PlanStore) {
         .expect("append");
     assert_eq!(summary.revision, 7);
     assert_eq!(store.read_ops("plan-a", None).expect("ops").len(), 7);
+}
+
+/// The same ops appended in another order (and in other batches) give the same digest and the
+/// same authority set; the revision counts them alike.
+pub fn authoring_order_changes_neither_digest_nor_authority(store: &impl PlanStore) {
+    let forward = editable(store, "plan-a");
+    store.create("plan-b", NewPlan::default()).expect("create");
+    let mut shuffled = plan_ops();
+    shuffled.rotate_left(4);
+    shuffled.swap(0, 3);
+    for op in shuffled.iter().rev() {
+        store
+            .append_ops("plan-b", std::slice::from_ref(op), None)
+            .expect("append");
+    }
+    let backward = store.read_plan("plan-b").expect("read");
+    assert_eq!(backward.summary.revision, forward.revision);
+    let renamed = PlanView {
+        plan_id: "plan-a".into(),
+        ..backward.view.clone()
+    };
+    assert_eq!(digest(&renamed), forward.digest, "only the plan id differs");
+    assert_eq!(
+        writ_plan::authority_set(&backward.view),
+        writ_plan::authority_set(&view(store, "plan-a"))
+    );
 }
 
 /// An op id stored once cannot be reused for an op with other content.
@@ -623,7 +650,7 @@ pub fn clone_refusals_are_named(store: &impl PlanStore) {
     assert_eq!(store.read_state("plan-b").expect("read").revision, 0);
 }
 
-/// `list` gives every plan's summary, ordered by plan id.
+/// `list` gives every plan's summary, ordered by plan id (byte order).
 pub fn list_gives_every_plan_by_id(store: &impl PlanStore) {
     assert_eq!(store.list().expect("list"), []);
     let b = frozen(store, "plan-b");

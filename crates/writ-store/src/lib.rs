@@ -212,6 +212,6 @@ pub trait PlanStore: Send + Sync {
     /// The copied `completedAtClone` is empty until the run store records settlements.
     fn clone_plan(&self, source: &str, new_id: &str, at_revision: Option<u64>) -> Result<PlanSummary, StoreError>;
 
-    /// Every plan's summary, by plan id.
+    /// Every plan's summary, ordered by plan id (byte order).
     fn list(&self) -> Result<Vec<PlanSummary>, StoreError>;
 }
