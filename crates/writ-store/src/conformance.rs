@@ -1,7 +1,8 @@
 //! The conformance suite every [`PlanStore`] passes: the store contract as cases, written once.
 //!
-//! Each case is a public function taking a fresh, empty store; [`plan_store_conformance!`]
-//! turns the whole list into `#[test]`s for one implementation:
+//! Each case is a public function taking a fresh, empty store;
+//! [`plan_store_conformance!`](crate::plan_store_conformance) turns the whole list into
+//! `#[test]`s for one implementation:
 //!
 //! ```text
 //! writ_store::plan_store_conformance!(Box::new(writ_store::MemoryStore::new()));

@@ -29,7 +29,7 @@ use writ_plan::{ApprovalRecord, Op, PlanView, Provenance};
 
 pub use error::StoreError;
 pub use memory::MemoryStore;
-pub use sqlite::SqliteStore;
+pub use sqlite::{BUSY_TIMEOUT, SqliteStore};
 
 /// Where a plan is in its lifecycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
