@@ -115,8 +115,16 @@ impl Walk {
             Value::Undefined => (if in_array { 4 } else { 0 }, None),
             Value::Null | Value::Bool(true) => (4, None),
             Value::Bool(false) => (5, None),
-            Value::Number(_) => (1, None),
-            Value::String(text) => (text.len_utf16() as u64 + 2, None),
+            // Counted as the writer writes them: a number can take 24 bytes, a string's
+            // characters up to three bytes each and its escapes up to six, so a shorter
+            // estimate would let an answer past the bound through.
+            Value::Number(n) if n.is_finite() => (writ_core::js_number_to_string(*n).len() as u64, None),
+            Value::Number(_) => (4, None),
+            Value::String(text) => {
+                let mut counted = QuotedLen(0);
+                writ_core::js::quote(&mut counted, text);
+                (counted.0, None)
+            }
             Value::Array(array) => match array.as_slice().first() {
                 None => (2, None),
                 Some(first) => {
@@ -153,5 +161,18 @@ impl Walk {
         };
         self.written = self.written.saturating_add(bytes);
         Ok(frame)
+    }
+}
+
+/// Counts the bytes of a string written as a JSON string, quotes included.
+struct QuotedLen(u64);
+
+impl writ_core::js::QuoteSink for QuotedLen {
+    fn ascii(&mut self, text: &[u8]) {
+        self.0 += text.len() as u64;
+    }
+
+    fn char(&mut self, ch: char) {
+        self.0 += ch.len_utf8() as u64;
     }
 }

@@ -202,3 +202,23 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn an_answer_is_measured_as_the_writer_writes_numbers_and_strings() {
+    // 2^24 numbers of 24 bytes written (about 420 MB of text), or strings of two-byte
+    // characters, each with its quotes: counting a number as one byte or a character as one
+    // let both through to the writer, past the answer bound.
+    for leaf in [Value::from(-1.234_567_890_123_456_7e-300), Value::from("éééééééééé")] {
+        let context = Value::Object(Object::from_iter([("x".into(), doubled(leaf, 24))]));
+        let answer = Jexl::new()
+            .run(
+                Source::Text("x"),
+                &context,
+                &Object::new(),
+                &raised(),
+                Arc::new(FixedHost::default()),
+            )
+            .map_err(|diagnostic| diagnostic.code().to_owned());
+        assert_eq!(answer.err().as_deref(), Some("answer-too-large"));
+    }
+}
