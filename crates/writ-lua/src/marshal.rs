@@ -180,8 +180,22 @@ pub(crate) fn from_lua(value: &LuaValue, meter: &mut Meter, ceiling: usize) -> R
         size: 0,
         ceiling: ceiling as u64,
     };
-    answer.convert(value).map(|(value, _)| value)
+    let (value, _) = answer.convert(value)?;
+    // Writing the answer out is part of the evaluation, and under a ceiling a host raised it
+    // can take seconds: a long answer's writing is charged in time before the host starts it.
+    if answer.size >= WRITE_CHARGED_FROM {
+        let writing = std::time::Duration::from_nanos(answer.size.saturating_mul(WRITE_NANOS_PER_BYTE));
+        answer.meter.reserve_time(writing)?;
+    }
+    Ok(value)
 }
+
+/// From how many bytes an answer's writing is charged in time.
+const WRITE_CHARGED_FROM: u64 = 1 << 20;
+
+/// What writing one byte of an answer, as counted here, costs at most (the count is about the
+/// text's length, a little more for values in tables).
+const WRITE_NANOS_PER_BYTE: u64 = 2;
 
 /// One answer under conversion.
 struct Answer<'m> {
