@@ -23,23 +23,34 @@ const BULK_BYTES: u64 = 1 << 20;
 /// About how long writing one byte of JSON takes.
 const NANOS_PER_BYTE: u64 = 2;
 
+/// About how long writing one value takes beyond its bytes (a value-dense answer, such as
+/// nested arrays of small numbers, writes at 10–25 ns a byte, not 2).
+const NANOS_PER_VALUE: u64 = 40;
+
+/// Values below which writing is too quick to charge in time.
+const BULK_VALUES: u64 = 1 << 15;
+
 /// The answer is too long to write: its text passes [`MAX_ANSWER_BYTES`].
 pub(crate) struct TooLong;
 
-/// Measures `value` written out as JSON (a lower bound: escapes and number digits are counted
-/// as one byte each) and charges the writing in time. `Ok(Err(TooLong))` when the text would
+/// Measures `value` written out as JSON (numbers and strings as the writer writes them) and
+/// charges the writing in time, by its bytes and its values. `Ok(Err(TooLong))` when the text would
 /// pass [`MAX_ANSWER_BYTES`].
 pub(crate) fn measure(value: &Value, meter: &mut Meter) -> Result<std::result::Result<(), TooLong>> {
     let mut walk = Walk {
         written: 0,
+        values: 0,
         visits: 0,
         sizes: HashMap::new(),
     };
     let Some(written) = walk.run(value, meter)? else {
         return Ok(Err(TooLong));
     };
-    if written >= BULK_BYTES {
-        meter.reserve_time(Duration::from_nanos(written.saturating_mul(NANOS_PER_BYTE)))?;
+    if written >= BULK_BYTES || walk.values >= BULK_VALUES {
+        let nanos = written
+            .saturating_mul(NANOS_PER_BYTE)
+            .saturating_add(walk.values.saturating_mul(NANOS_PER_VALUE));
+        meter.reserve_time(Duration::from_nanos(nanos))?;
     }
     Ok(Ok(()))
 }
@@ -48,10 +59,13 @@ pub(crate) fn measure(value: &Value, meter: &mut Meter) -> Result<std::result::R
 struct Walk {
     /// Bytes written out so far.
     written: u64,
+    /// Values written out so far (a container's each time it is written).
+    values: u64,
     /// Nodes visited since the clock was last read.
     visits: u32,
-    /// The written size of each container met, by the address of its first element.
-    sizes: HashMap<usize, u64>,
+    /// The written size of each container met, in bytes and values, by the address of its
+    /// first element.
+    sizes: HashMap<usize, (u64, u64)>,
 }
 
 /// A container under measurement: its elements, the next one, and the bytes before it.
@@ -62,6 +76,8 @@ struct Frame<'v> {
     address: usize,
     /// [`Walk::written`] when the container was entered.
     start: u64,
+    /// [`Walk::values`] when the container was entered.
+    start_values: u64,
 }
 
 /// A container's elements.
@@ -94,9 +110,12 @@ impl Walk {
                 Items::Object(items) => items.next().map(|item| (item, false)),
             };
             if next.is_none() {
-                let done = stack.pop().map(|frame| (frame.address, frame.start));
-                if let Some((address, start)) = done {
-                    self.sizes.insert(address, self.written - start);
+                let done = stack
+                    .pop()
+                    .map(|frame| (frame.address, frame.start, frame.start_values));
+                if let Some((address, start, start_values)) = done {
+                    self.sizes
+                        .insert(address, (self.written - start, self.values - start_values));
                 }
             }
         }
@@ -129,13 +148,16 @@ impl Walk {
                 None => (2, None),
                 Some(first) => {
                     let address = std::ptr::from_ref(first) as usize;
-                    if let Some(size) = self.sizes.get(&address) {
-                        (*size, None)
+                    if let Some(&(size, values)) = self.sizes.get(&address) {
+                        // Counted once for the container itself below.
+                        self.values += values.saturating_sub(1);
+                        (size, None)
                     } else {
                         let frame = Frame {
                             items: Items::Array(array.as_slice().iter()),
                             address,
                             start: self.written,
+                            start_values: self.values,
                         };
                         (1 + array.len() as u64, Some(frame))
                     }
@@ -145,14 +167,17 @@ impl Walk {
                 None => (2, None),
                 Some(first) => {
                     let address = std::ptr::from_ref(first) as usize;
-                    if let Some(size) = self.sizes.get(&address) {
-                        (*size, None)
+                    if let Some(&(size, values)) = self.sizes.get(&address) {
+                        // Counted once for the container itself below.
+                        self.values += values.saturating_sub(1);
+                        (size, None)
                     } else {
                         let keys: u64 = object.iter().map(|(key, _)| key.len_utf16() as u64 + 4).sum();
                         let frame = Frame {
                             items: Items::Object(Box::new(object.values())),
                             address,
                             start: self.written,
+                            start_values: self.values,
                         };
                         (1 + keys, Some(frame))
                     }
@@ -160,6 +185,7 @@ impl Walk {
             },
         };
         self.written = self.written.saturating_add(bytes);
+        self.values += 1;
         Ok(frame)
     }
 }

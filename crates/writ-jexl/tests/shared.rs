@@ -222,3 +222,21 @@ fn an_answer_is_measured_as_the_writer_writes_numbers_and_strings() {
         assert_eq!(answer.err().as_deref(), Some("answer-too-large"));
     }
 }
+
+#[test]
+fn a_value_dense_answer_is_charged_for_its_values_as_well_as_its_bytes() {
+    // 2^22 small numbers in nested pairs: 8 MB written, but 8 million values, which take far
+    // longer to write than 8 MB of one string; charged by bytes alone, it passed a 200 ms
+    // deadline and left the writing to the host.
+    let context = Value::Object(Object::from_iter([("x".into(), doubled(Value::from(1.0), 22))]));
+    let answer = Jexl::new()
+        .run(
+            Source::Text("x"),
+            &context,
+            &Object::new(),
+            &raised(),
+            Arc::new(FixedHost::default()),
+        )
+        .map_err(|diagnostic| diagnostic.code().to_owned());
+    assert_eq!(answer.err().as_deref(), Some("budget-exceeded"));
+}
