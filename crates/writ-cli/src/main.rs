@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod eval;
+mod plan;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -29,6 +30,8 @@ enum Command {
     /// {"ok":true,"value":…}, {"ok":true,"undefined":true}, or
     /// {"ok":false,"error":{"code":…,"message":…}}.
     Eval(eval::EvalArgs),
+    /// Check, digest and render plans; import, freeze, approve and clone them in a store.
+    Plan(plan::PlanArgs),
 }
 
 /// How the process ends. Only `main` turns this into an exit code.
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let status = match cli.command {
         Command::Eval(args) => eval::run(args),
+        Command::Plan(args) => plan::run(args),
     };
     let status = status.unwrap_or_else(|error| {
         if error.is_broken_pipe() {
