@@ -42,6 +42,9 @@ enum PlanCommand {
     Digest {
         /// A plan document or an op-log document.
         file: PathBuf,
+        /// Print {"planId", "digest", "revision"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Render the plan for the operator who approves it; the digest is stated.
     Render {
@@ -50,6 +53,9 @@ enum PlanCommand {
         /// prose: every step, argument, authority and taint clearing; mermaid: a flowchart.
         #[arg(long, value_enum, default_value = "prose")]
         format: RenderFormat,
+        /// Print {"planId", "digest", "format", "text"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Store the plan (editable) and print its id.
     Import {
@@ -57,6 +63,9 @@ enum PlanCommand {
         file: PathBuf,
         #[command(flatten)]
         store: StoreArg,
+        /// Print the stored plan's summary {"planId", "state", "digest", "revision", …}.
+        #[arg(long)]
+        json: bool,
     },
     /// Run every freeze check and, when nothing blocks, make the plan reviewable.
     Freeze {
@@ -96,6 +105,9 @@ enum PlanCommand {
         by: String,
         #[command(flatten)]
         store: StoreArg,
+        /// Print the plan's summary with its approval {"planId", "state", "digest", "approval", …}.
+        #[arg(long)]
+        json: bool,
     },
     /// Copy a plan's op log into a new editable plan and print the new id.
     Clone {
@@ -103,6 +115,9 @@ enum PlanCommand {
         id: String,
         #[command(flatten)]
         store: StoreArg,
+        /// Print the clone's summary {"planId", "state", "digest", "provenance", …}.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -124,24 +139,37 @@ enum RenderFormat {
 pub fn run(args: PlanArgs) -> Result<ExitStatus, CommandError> {
     match args.command {
         PlanCommand::Check { file, tools, json } => check(&file, tools.as_deref(), json),
-        PlanCommand::Digest { file } => {
-            let loaded = load(&file)?;
-            print_line(&writ_plan::digest(&loaded.view))?;
-            Ok(ExitStatus::Success)
-        }
-        PlanCommand::Render { file, format } => {
+        PlanCommand::Digest { file, json } => {
             let loaded = load(&file)?;
             let digest = writ_plan::digest(&loaded.view);
-            let text = match format {
-                RenderFormat::Prose => writ_plan::render_prose(&loaded.view, &digest),
-                RenderFormat::Mermaid => writ_plan::render_mermaid(&loaded.view, &digest),
-            };
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
+            if json {
+                print_line(
+                    &json!({"planId": loaded.plan_id, "digest": digest, "revision": loaded.view.revision}).to_string(),
+                )?;
+            } else {
+                print_line(&digest)?;
+            }
             Ok(ExitStatus::Success)
         }
-        PlanCommand::Import { file, store } => {
+        PlanCommand::Render { file, format, json } => {
+            let loaded = load(&file)?;
+            let digest = writ_plan::digest(&loaded.view);
+            let (name, text) = match format {
+                RenderFormat::Prose => ("prose", writ_plan::render_prose(&loaded.view, &digest)),
+                RenderFormat::Mermaid => ("mermaid", writ_plan::render_mermaid(&loaded.view, &digest)),
+            };
+            if json {
+                print_line(
+                    &json!({"planId": loaded.plan_id, "digest": digest, "format": name, "text": text}).to_string(),
+                )?;
+            } else {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes())?;
+                out.flush()?;
+            }
+            Ok(ExitStatus::Success)
+        }
+        PlanCommand::Import { file, store, json } => {
             let loaded = load(&file)?;
             let store = open_store(&store.store)?;
             let new = NewPlan {
@@ -152,10 +180,7 @@ pub fn run(args: PlanArgs) -> Result<ExitStatus, CommandError> {
                 .create(&loaded.plan_id, new)
                 .and_then(|_| store.append_ops(&loaded.plan_id, &loaded.ops, Some(0)));
             match created {
-                Ok(summary) => {
-                    print_line(&summary.plan_id)?;
-                    Ok(ExitStatus::Success)
-                }
+                Ok(summary) => print_summary(&summary, json, &summary.plan_id),
                 Err(error) => refused(&error),
             }
         }
@@ -185,7 +210,13 @@ pub fn run(args: PlanArgs) -> Result<ExitStatus, CommandError> {
                 Err(error) => refused(&error),
             }
         }
-        PlanCommand::Approve { id, digest, by, store } => {
+        PlanCommand::Approve {
+            id,
+            digest,
+            by,
+            store,
+            json,
+        } => {
             let store = open_store(&store.store)?;
             let plan = match store.read_plan(&id) {
                 Ok(plan) => plan,
@@ -197,25 +228,22 @@ pub fn run(args: PlanArgs) -> Result<ExitStatus, CommandError> {
             record.digest = digest;
             match store.approve(&id, &record) {
                 Ok(summary) => {
-                    print_line(&format!(
+                    let line = format!(
                         "{id}: {} at digest {}, approved by {}",
                         summary.state, summary.digest, record.decided_by
-                    ))?;
-                    Ok(ExitStatus::Success)
+                    );
+                    print_summary(&summary, json, &line)
                 }
                 Err(error) => refused(&error),
             }
         }
-        PlanCommand::Clone { id, store } => {
+        PlanCommand::Clone { id, store, json } => {
             let store = open_store(&store.store)?;
             // The first free `<id>-clone-<n>`.
             for n in 1..=10_000 {
                 let new_id = format!("{id}-clone-{n}");
                 match store.clone_plan(&id, &new_id, None) {
-                    Ok(summary) => {
-                        print_line(&summary.plan_id)?;
-                        return Ok(ExitStatus::Success);
-                    }
+                    Ok(summary) => return print_summary(&summary, json, &summary.plan_id),
                     Err(StoreError::DuplicateId { .. }) => continue,
                     Err(error) => return refused(&error),
                 }
@@ -226,6 +254,16 @@ pub fn run(args: PlanArgs) -> Result<ExitStatus, CommandError> {
             .into())
         }
     }
+}
+
+/// Prints a stored plan's summary as JSON, or `line`.
+fn print_summary(summary: &writ_store::PlanSummary, json: bool, line: &str) -> Result<ExitStatus, CommandError> {
+    if json {
+        print_line(&summary.to_json().to_string())?;
+    } else {
+        print_line(line)?;
+    }
+    Ok(ExitStatus::Success)
 }
 
 /// A store's refusal: the command ran and the answer is no. Printed to stderr, exit status 1.

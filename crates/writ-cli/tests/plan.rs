@@ -176,6 +176,19 @@ fn render_states_the_digest() {
         mermaid.contains(&digest) && mermaid.contains("flowchart TD"),
         "{mermaid}"
     );
+    let rendered = json_out(&writ(&[
+        "plan",
+        "render",
+        &example("branch.json"),
+        "--format",
+        "mermaid",
+        "--json",
+    ]));
+    assert_eq!(rendered["text"], mermaid.as_str());
+    assert_eq!(rendered["digest"], digest.as_str());
+    let digested = json_out(&writ(&["plan", "digest", &example("branch.json"), "--json"]));
+    assert_eq!(digested["digest"], digest.as_str());
+    assert_eq!(digested["planId"], "plan-branch");
 }
 
 #[test]
@@ -225,18 +238,30 @@ fn the_lifecycle_in_a_store() {
     );
 
     let approved = writ(&[
-        "plan", "approve", &id, "--digest", &digest, "--by", "ann", "--store", db,
+        "plan", "approve", &id, "--digest", &digest, "--by", "ann", "--store", db, "--json",
     ]);
     assert!(
         approved.status.success(),
         "{}",
         String::from_utf8_lossy(&approved.stderr)
     );
+    let approved = json_out(&approved);
+    assert_eq!(approved["state"], "executable");
+    assert_eq!(approved["approval"]["decidedBy"], "ann");
+    assert_eq!(
+        approved["approval"]["authoritySet"].as_array().unwrap().len(),
+        2,
+        "{approved:#}"
+    );
 
-    let cloned = writ(&["plan", "clone", &id, "--store", db]);
+    let cloned = writ(&["plan", "clone", &id, "--store", db, "--json"]);
     assert!(cloned.status.success(), "{}", String::from_utf8_lossy(&cloned.stderr));
-    let clone_id = stdout(&cloned).trim().to_owned();
-    assert_ne!(clone_id, id);
+    let clone = json_out(&cloned);
+    let clone_id = clone["planId"].as_str().unwrap().to_owned();
+    assert_eq!(clone_id, "plan-branch-clone-1");
+    assert_eq!(clone["state"], "editable");
+    assert_eq!(clone["provenance"]["parent"], "plan-branch");
+    assert_eq!(clone["provenance"]["parentDigest"], digest.as_str());
     let clone_frozen = json_out(&writ(&["plan", "freeze", &clone_id, "--store", db, "--json"]));
     assert_eq!(clone_frozen["ok"], true, "a clone can be frozen: {clone_frozen:#}");
     assert_ne!(clone_frozen["digest"], digest.as_str(), "a clone's lineage is digested");
