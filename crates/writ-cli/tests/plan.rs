@@ -287,3 +287,16 @@ fn the_lifecycle_in_a_store() {
         "{report:#}"
     );
 }
+
+#[test]
+fn an_op_log_digests_as_the_plan_it_folds_to() {
+    // declassify.ops.json builds declassify.json from two actors' edits, delivered out of
+    // order and one of them twice.
+    let from_plan = stdout(&writ(&["plan", "digest", &example("declassify.json")]));
+    let from_ops = writ(&["plan", "digest", &example("declassify.ops.json"), "--json"]);
+    let from_ops = json_out(&from_ops);
+    assert_eq!(from_ops["digest"], from_plan.trim());
+    assert_eq!(from_ops["revision"], 7, "the op delivered twice is counted once");
+    let report = json_out(&writ(&["plan", "check", &example("declassify.ops.json"), "--json"]));
+    assert_eq!(report["ok"], true, "{report:#}");
+}
