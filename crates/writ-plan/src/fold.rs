@@ -218,7 +218,8 @@ fn distinct_in_order<'o>(ops: &'o [Op], issues: &mut Vec<PlanIssue>) -> Vec<&'o 
         })
     }
     let mut ordered: Vec<&Op> = ops.iter().collect();
-    ordered.sort_by(|a, b| compare(a, b));
+    // Unstable is enough: ops that compare equal are equal in every field.
+    ordered.sort_unstable_by(|a, b| compare(a, b));
     ordered.dedup_by(|later, earlier| compare(earlier, later) == Ordering::Equal);
 
     let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(ordered.len());
@@ -265,6 +266,12 @@ fn describe(edge: &Edge) -> String {
 
 /// How many levels of arrays, objects, maps and sets a value nests below itself.
 fn height(value: &StagedValue) -> usize {
+    if !matches!(
+        value,
+        StagedValue::Array(_) | StagedValue::Set(_) | StagedValue::Object(_) | StagedValue::Map(_)
+    ) {
+        return 0;
+    }
     let mut deepest = 0;
     let mut stack = vec![(value, 0usize)];
     while let Some((value, depth)) = stack.pop() {
@@ -290,11 +297,18 @@ fn height(value: &StagedValue) -> usize {
 /// plain object becomes an empty object, as in the original (an array is not an object here:
 /// `args.0` names a key `"0"`, never an index).
 fn set_path(definition: &mut BTreeMap<String, StagedValue>, path: &str, value: StagedValue) {
-    let mut segments: Vec<&str> = path.split('.').collect();
-    let last = segments.pop().unwrap_or(path);
+    let (parents, last) = match path.rsplit_once('.') {
+        Some((parents, last)) => (Some(parents), last),
+        None => (None, path),
+    };
     let mut fields = definition;
-    for segment in segments {
-        let slot = fields.entry(segment.to_owned()).or_insert(StagedValue::Null);
+    for segment in parents.into_iter().flat_map(|parents| parents.split('.')) {
+        if !fields.contains_key(segment) {
+            fields.insert(segment.to_owned(), StagedValue::Null);
+        }
+        let Some(slot) = fields.get_mut(segment) else {
+            unreachable!("the key was inserted just above")
+        };
         if !matches!(slot, StagedValue::Object(_)) {
             *slot = StagedValue::Object(BTreeMap::new());
         }
