@@ -19,7 +19,7 @@
 //! | taint | `tainted_call_arg`, *`undeclared_declassify`* |
 //! | calls | `unknown_tool`, `missing_replay_safe`, `missing_on_indeterminate`, `retry_unsafe_repeat` |
 //! | predicates | `unwired_evaluator`, `evaluator_error` |
-//! | bounds | *`max_nodes_exceeded`*, *`max_edges_exceeded`* |
+//! | bounds | *`max_nodes_exceeded`*, *`max_edges_exceeded`*, *`max_encoded_bytes_exceeded`* |
 //! | reach | `unreachable_call` |
 //!
 //! Within a group, issues follow the view's node and edge order. Every issue is blocking.
@@ -27,7 +27,9 @@
 //! # Where writ differs from the original
 //!
 //! - Duplicate edge ids are reported (the original's fold hid them), and so are duplicate node
-//!   ids and edges whose ends name no node.
+//!   ids and edges whose ends name no node. A folded view has none of these — the document
+//!   reader and the fold report them ([`crate::read_document`], [`crate::fold`]) and keep one —
+//!   but [`check`] reads any view, however it was built.
 //! - A diamond whose fork is the entry is valid.
 //! - A `case_<label>` edge must name one of its select's `cases` (`unknown_case`).
 //! - A reference without a `branchId` is ambiguous only when its node executes more than once
@@ -35,11 +37,13 @@
 //!   execution of its fork, so the join and every node after it execute once per execution of
 //!   the fork, and need no `branchId` when the fork executes once (see [`crate::Routes`]). A
 //!   `branchId` must name a route under which the node executes (`unknown_branch_id`).
-//! - A reference must read a node that has run by then (`reference_not_upstream`).
+//! - A reference must read a node that has run, and succeeded, by then: one with a route to
+//!   the reader that does not leave it on its `error` edge (`reference_not_upstream`).
 //! - Taint is per field through dotted paths too, and a declared sanitiser must declare the
 //!   fields it declassifies (see [`crate::taint`]).
-//! - Bounds are enforced: `maxNodes` and `maxEdges` here (`maxSteps` and
-//!   `maxConcurrentFrames` by the runtime).
+//! - Bounds are enforced: `maxNodes`, `maxEdges` and `maxEncodedBytes` (against
+//!   [`crate::encoded_len`], the length of the canonical encoding the digest hashes) here,
+//!   `maxSteps` and `maxConcurrentFrames` by the runtime.
 //! - Counting routes never takes exponential time: routes are counted over the acyclic graph
 //!   in one pass, capped at [`crate::ROUTE_CAP`]. The checks that ask about routes run on plans
 //!   of up to [`MAX_ROUTE_CHECKED_NODES`] nodes and [`MAX_ROUTE_CHECKED_EDGES`] edges (far
@@ -120,7 +124,7 @@ pub fn check(view: &PlanView, inputs: &FreezeInputs<'_>) -> Vec<PlanIssue> {
     }
     nodes::values(view, &mut issues);
     references::check(view, &graph, routes.as_ref(), &mut issues);
-    nodes::taint(view, &mut issues);
+    nodes::taint(view, &graph, &mut issues);
     nodes::calls(view, inputs.tools, &mut issues);
     nodes::predicates(view, inputs.evaluators, &mut issues);
     nodes::bounds(view, &mut issues);
@@ -156,6 +160,16 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// Names as a message lists them when there may be many: the first few, then how many more.
+pub(crate) fn listed<S: AsRef<str>>(names: &[S]) -> String {
+    const SHOWN: usize = 6;
+    if names.len() <= SHOWN {
+        quoted(names)
+    } else {
+        format!("{} and {} more", quoted(&names[..SHOWN]), names.len() - SHOWN)
+    }
 }
 
 /// Names as a message lists them: `"a", "b", "c"`.

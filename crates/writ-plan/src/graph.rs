@@ -9,7 +9,7 @@
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use crate::model::{Edge, NodeKind, PlanView};
+use crate::model::{Edge, Node, NodeKind, PlanView};
 use crate::value::{BranchId, RouteSegment};
 
 /// A plan's edges indexed by node, built once and read by the checks.
@@ -61,6 +61,11 @@ impl<'v> Graph<'v> {
     /// nodes share it).
     pub fn position(&self, id: &str) -> Option<usize> {
         self.position.get(id).copied()
+    }
+
+    /// The node with this id (the first, if two nodes share it), found by its position.
+    pub fn node(&self, id: &str) -> Option<&'v Node> {
+        self.position(id).map(|at| &self.view.nodes[at])
     }
 
     fn kind_at(&self, at: usize) -> NodeKind {
@@ -257,13 +262,32 @@ pub struct Routes<'g, 'v> {
     /// For each node position: how many executions it has, capped at [`ROUTE_CAP`].
     executions: Vec<u64>,
     /// A few routes of each node, computed when a message first needs them.
-    samples: OnceCell<Vec<Vec<BranchId>>>,
+    samples: OnceCell<Samples>,
     /// For each node position, the bit set of its ancestors, computed when first needed.
     ancestors: OnceCell<Vec<u64>>,
 }
 
-/// How many sample routes per node [`Routes::sample_routes`] keeps.
-const SAMPLES: usize = 3;
+/// How many sample routes per node [`Routes::sample_routes`] gives.
+const SAMPLES: usize = 2;
+
+/// A few routes of each node, held as a tree of steps shared between routes (a route is its
+/// last step; each step points to the route it extends), so finding them costs a few steps per
+/// edge however long the routes are.
+struct Samples {
+    /// Each step: the route it extends (`None` for the entry's empty route) and the segment
+    /// it adds (`None` for the empty route itself).
+    steps: Vec<(Option<usize>, Option<Step>)>,
+    /// For each node position, the steps that end its sample routes.
+    ends: Vec<Vec<usize>>,
+}
+
+#[derive(Clone, Copy)]
+enum Step {
+    /// The edge at this view position.
+    Edge(usize),
+    /// The join at this node position.
+    Join(usize),
+}
 
 /// Why a branch id names no execution of a node: which segment fails, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -480,18 +504,41 @@ impl<'g, 'v> Routes<'g, 'v> {
         self.graph.position(node).map_or(0, |at| self.executions[at])
     }
 
-    /// Up to three of the branch ids under which `node` executes, in a fixed order (the first
+    /// Up to two of the branch ids under which `node` executes, in a fixed order (the first
     /// routes by view edge order), for messages that must show the author what to write.
-    pub fn sample_routes(&self, node: &str) -> &[BranchId] {
+    pub fn sample_routes(&self, node: &str) -> Vec<BranchId> {
         let Some(at) = self.graph.position(node) else {
-            return &[];
+            return Vec::new();
         };
-        &self.samples.get_or_init(|| self.compute_samples())[at]
+        let samples = self.samples.get_or_init(|| self.compute_samples());
+        samples.ends[at]
+            .iter()
+            .map(|&end| {
+                let mut segments = Vec::new();
+                let mut step = Some(end);
+                while let Some(current) = step {
+                    let (previous, segment) = samples.steps[current];
+                    match segment {
+                        Some(Step::Edge(edge)) => {
+                            segments.push(RouteSegment::Edge(self.graph.view.edges[edge].id.clone()))
+                        }
+                        Some(Step::Join(join)) => segments.push(self.join_segment(join)),
+                        None => {}
+                    }
+                    step = previous;
+                }
+                segments.reverse();
+                BranchId { segments }
+            })
+            .collect()
     }
 
-    fn compute_samples(&self) -> Vec<Vec<BranchId>> {
-        let mut samples: Vec<Vec<BranchId>> = vec![Vec::new(); self.order.len()];
-        samples[self.entry].push(BranchId::default());
+    fn compute_samples(&self) -> Samples {
+        let mut samples = Samples {
+            steps: vec![(None, None)],
+            ends: vec![Vec::new(); self.order.len()],
+        };
+        samples.ends[self.entry].push(0);
         for &node in &self.order[self.rank[self.entry] + 1..] {
             if !self.reachable[node] {
                 continue;
@@ -499,27 +546,24 @@ impl<'g, 'v> Routes<'g, 'v> {
             let mut found = Vec::with_capacity(SAMPLES);
             if self.graph.kind_at(node) == NodeKind::Join {
                 let fork = self.idom[node].unwrap_or(self.entry);
-                let segment = self.join_segment(node);
-                for route in &samples[fork] {
-                    let mut route = route.clone();
-                    route.segments.push(segment.clone());
-                    found.push(route);
+                for index in 0..samples.ends[fork].len() {
+                    let previous = samples.ends[fork][index];
+                    samples.steps.push((Some(previous), Some(Step::Join(node))));
+                    found.push(samples.steps.len() - 1);
                 }
             } else {
                 'edges: for (edge, source) in self.preds(node).collect::<Vec<_>>() {
-                    for route in &samples[source] {
+                    for index in 0..samples.ends[source].len() {
                         if found.len() == SAMPLES {
                             break 'edges;
                         }
-                        let mut route = route.clone();
-                        route
-                            .segments
-                            .push(RouteSegment::Edge(self.graph.view.edges[edge].id.clone()));
-                        found.push(route);
+                        let previous = samples.ends[source][index];
+                        samples.steps.push((Some(previous), Some(Step::Edge(edge))));
+                        found.push(samples.steps.len() - 1);
                     }
                 }
             }
-            samples[node] = found;
+            samples.ends[node] = found;
         }
         samples
     }
@@ -796,7 +840,7 @@ mod tests {
         assert_eq!(routes.count_routes("n0", "n254", ROUTE_CAP), ROUTE_CAP + 1);
         assert_eq!(routes.count_routes("n0", "n8", ROUTE_CAP), 16);
         assert_eq!(routes.executions("n254"), ROUTE_CAP + 1);
-        assert_eq!(routes.sample_routes("n254").len(), 3);
+        assert_eq!(routes.sample_routes("n254").len(), 2);
         assert_eq!(routes.immediate_dominator("n254"), Some("n252"));
         assert_eq!(routes.between("n250", "n254").len(), 5);
     }

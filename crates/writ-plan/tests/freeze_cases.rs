@@ -1,8 +1,9 @@
 //! The freeze corpus: each file in testdata/freeze/ holds cases (a case, or a list of them)
 //! `{"name", "plan": <plan document>, "tools"?: [names], "expect": [{"code", "nodeId"?,
-//! "edgeId"?}], "note"?}`. Each plan is checked with the real predicate cells wired, and must
-//! give exactly the expected issues — the same codes on the same nodes and edges, no more, no
-//! fewer — every time, each with a message that names its node or edge.
+//! "edgeId"?}], "note"?}`. Each plan is read and folded as `writ plan check` does, then checked
+//! with the real predicate cells wired; the issues of all three (reading, folding, freezing)
+//! must be exactly the expected ones — the same codes on the same nodes and edges, no more, no
+//! fewer — every time, each freeze issue blocking with a message that names its node or edge.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -10,7 +11,7 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 use writ_cells::{JexlCell, JsCell, JsonataCell, LuaCell, Registry, StructuredCell};
-use writ_plan::{Bounds, Edge, FreezeInputs, Node, PlanIssue, PlanView, Severity, check};
+use writ_plan::{FreezeInputs, PlanIssue, Severity, check, read_document};
 
 /// Every code freeze can return from a plan document, each of which some case must expect.
 const CODES: &[&str] = &[
@@ -50,6 +51,7 @@ const CODES: &[&str] = &[
     "evaluator_error",
     "max_nodes_exceeded",
     "max_edges_exceeded",
+    "max_encoded_bytes_exceeded",
     "unreachable_call",
 ];
 
@@ -61,25 +63,6 @@ fn registry() -> Registry {
     registry.register(Arc::new(JsonataCell::default())).unwrap();
     registry.register(Arc::new(LuaCell::default())).unwrap();
     registry
-}
-
-/// A plan document read as a view, member by member.
-fn read_plan(plan: &Json) -> Result<PlanView, String> {
-    let object = plan.as_object().ok_or("a plan document is an object")?;
-    let mut view = PlanView::empty(object.get("planId").and_then(Json::as_str).unwrap_or("plan-case"));
-    let list = |key: &str| object.get(key).and_then(Json::as_array).cloned().unwrap_or_default();
-    view.nodes = list("nodes")
-        .iter()
-        .map(|node| Node::from_wire(node).map_err(|e| format!("node {node}: {e}")))
-        .collect::<Result<_, _>>()?;
-    view.edges = list("edges")
-        .iter()
-        .map(|edge| Edge::from_wire(edge).map_err(|e| format!("edge {edge}: {e}")))
-        .collect::<Result<_, _>>()?;
-    if let Some(bounds) = object.get("bounds") {
-        view.bounds = Bounds::from_wire(bounds).map_err(|e| format!("bounds: {e}"))?;
-    }
-    Ok(view)
 }
 
 type Key = (String, Option<String>, Option<String>);
@@ -131,13 +114,14 @@ fn freeze_cases() {
             let name = case["name"].as_str().expect("a case has a name").to_owned();
             let label = format!("{file_name}: {name}");
             assert!(names.insert(name.clone()), "two cases are named {name:?}");
-            let view = match read_plan(&case["plan"]) {
-                Ok(view) => view,
+            let folded = match read_document(&case["plan"]) {
+                Ok(source) => source.fold(),
                 Err(error) => {
                     failures.push(format!("{label}: the plan does not read: {error}"));
                     continue;
                 }
             };
+            let view = &folded.view;
             let tools: Option<Vec<String>> = case.get("tools").map(|tools| {
                 tools
                     .as_array()
@@ -150,7 +134,8 @@ fn freeze_cases() {
             if let Some(tools) = &tools {
                 inputs = inputs.with_tools(tools);
             }
-            let issues = check(&view, &inputs);
+            let frozen = check(view, &inputs);
+            let issues: Vec<&PlanIssue> = folded.issues.iter().chain(&frozen).collect();
             let expect: Vec<Key> = case["expect"]
                 .as_array()
                 .expect("a case has an expect list")
@@ -161,7 +146,7 @@ fn freeze_cases() {
             if expect.is_empty() {
                 passing += 1;
             }
-            let actual: Vec<Key> = issues.iter().map(key_of).collect();
+            let actual: Vec<Key> = issues.iter().copied().map(key_of).collect();
             if sorted(actual.clone()) != sorted(expect.clone()) {
                 failures.push(format!(
                     "{label}\n  expected {expect:?}\n  got      {actual:?}\n  messages:\n{}",
@@ -169,10 +154,10 @@ fn freeze_cases() {
                 ));
                 continue;
             }
-            if check(&view, &inputs) != issues {
+            if check(view, &inputs) != frozen {
                 failures.push(format!("{label}: a second check gives other issues or another order"));
             }
-            for issue in &issues {
+            for issue in &frozen {
                 let names_its_place = issue
                     .node_id
                     .as_ref()

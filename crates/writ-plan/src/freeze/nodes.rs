@@ -7,8 +7,10 @@ use writ_cells::{Decision, PredicateNode, Registry};
 use writ_core::{Str, Value, block_on};
 
 use crate::definition::Definition;
+use crate::digest::encoded_len;
 use crate::freeze::topology::select_cases;
 use crate::freeze::{nearest, quoted};
+use crate::graph::Graph;
 use crate::model::{Node, NodeKind, PlanIssue, PlanView, is_raw_field_path};
 use crate::taint::{Taint, within};
 use crate::value::{MAX_WIRE_DEPTH, StagedValue};
@@ -275,7 +277,7 @@ fn definition_issue(node: &Node, field: &str, message: &str) -> PlanIssue {
 }
 
 /// `tainted_call_arg` and `undeclared_declassify`.
-pub(super) fn taint(view: &PlanView, issues: &mut Vec<PlanIssue>) {
+pub(super) fn taint(view: &PlanView, graph: &Graph<'_>, issues: &mut Vec<PlanIssue>) {
     let taint = Taint::compute(view);
     for arg in taint.tainted_args() {
         let reference = arg.reference;
@@ -284,7 +286,7 @@ pub(super) fn taint(view: &PlanView, issues: &mut Vec<PlanIssue>) {
             None => format!("the whole output of node \"{}\"", reference.node),
         };
         let through = match arg.chain.first() {
-            Some(first) if view.node(first).is_some_and(|node| node.kind == NodeKind::Entry) => {
+            Some(first) if graph.node(first).is_some_and(|node| node.kind == NodeKind::Entry) => {
                 if arg.chain.len() > 1 {
                     format!(" (tainted through {})", arg.chain.join(" → "))
                 } else {
@@ -293,7 +295,7 @@ pub(super) fn taint(view: &PlanView, issues: &mut Vec<PlanIssue>) {
             }
             _ => format!(" (tainted through … → {})", arg.chain.join(" → ")),
         };
-        let instead = match view.node(&reference.node).map(|source| &source.definition) {
+        let instead = match graph.node(&reference.node).map(|source| &source.definition) {
             Some(definition)
                 if let Some(StagedValue::Array(fields)) = definition.get("declassifies")
                     && !fields.is_empty() =>
@@ -526,7 +528,7 @@ fn capitalised(word: &str) -> String {
         .unwrap_or_default()
 }
 
-/// `max_nodes_exceeded`, `max_edges_exceeded`.
+/// `max_nodes_exceeded`, `max_edges_exceeded`, `max_encoded_bytes_exceeded`.
 pub(super) fn bounds(view: &PlanView, issues: &mut Vec<PlanIssue>) {
     let nodes = view.nodes.len() as u64;
     if nodes > view.bounds.max_nodes {
@@ -549,6 +551,18 @@ pub(super) fn bounds(view: &PlanView, issues: &mut Vec<PlanIssue>) {
                  with set_bounds (the operator approves the bounds with the plan).",
                 view.bounds.max_edges,
                 edges - view.bounds.max_edges
+            ),
+        ));
+    }
+    let encoded = encoded_len(view);
+    if encoded > view.bounds.max_encoded_bytes {
+        issues.push(PlanIssue::blocking(
+            "max_encoded_bytes_exceeded",
+            format!(
+                "The plan's canonical encoding is {encoded} bytes, more than its bound maxEncodedBytes = {}. Stage less \
+                 (large data belongs in the run's input or a tool's output, not in the plan), or raise \
+                 maxEncodedBytes with set_bounds (the operator approves the bounds with the plan).",
+                view.bounds.max_encoded_bytes
             ),
         ));
     }

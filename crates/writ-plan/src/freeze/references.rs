@@ -3,13 +3,11 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use serde_json::Value as Json;
-
 use crate::freeze::{nearest, quoted};
 use crate::graph::{Graph, ROUTE_CAP, Routes};
-use crate::model::{Node, NodeKind, PlanIssue, PlanView};
+use crate::model::{Handle, Node, NodeKind, PlanIssue, PlanView};
 use crate::taint::within;
-use crate::value::{NodeRef, Select, StagedValue};
+use crate::value::{BranchId, NodeRef, RouteSegment, Select, StagedValue};
 
 /// The fields a join's output items have: the edge each arrival came over, its source, and its
 /// branch key.
@@ -99,9 +97,84 @@ fn after_joins<'v>(view: &'v PlanView, graph: &Graph<'v>) -> HashMap<&'v str, &'
     label
 }
 
-/// A branch id as a message shows it: the JSON to write.
-fn branch_json(branch: &crate::value::BranchId) -> String {
-    Json::to_string(&branch.to_wire())
+/// Whether `target` has run, and succeeded, on some route to `node`: a route that leaves
+/// `target` on an edge other than its `error` edge (over which it runs only when it failed, and
+/// has no output).
+fn runs_before(graph: &Graph<'_>, routes: &Routes<'_, '_>, target: &str, node: &str) -> bool {
+    graph
+        .outgoing(target)
+        .iter()
+        .any(|edge| edge.handle != Handle::Error && (edge.to == node || routes.is_upstream(&edge.to, node)))
+}
+
+/// A branch id as a message shows it: the JSON to write, `{"segments": [...]}`.
+fn branch_json(branch: &BranchId) -> String {
+    let mut out = String::from("{\"segments\": [");
+    let quote = |out: &mut String, text: &str| {
+        out.push('"');
+        for c in text.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    };
+    for (index, segment) in branch.segments.iter().enumerate() {
+        if index > 0 {
+            out.push_str(", ");
+        }
+        match segment {
+            RouteSegment::Edge(id) => {
+                out.push_str("{\"edge\": ");
+                quote(&mut out, id);
+            }
+            RouteSegment::Join { join, of } => {
+                out.push_str("{\"join\": ");
+                quote(&mut out, join);
+                out.push_str(", \"of\": [");
+                for (index, id) in of.iter().enumerate() {
+                    if index > 0 {
+                        out.push_str(", ");
+                    }
+                    quote(&mut out, id);
+                }
+                out.push(']');
+            }
+        }
+        out.push('}');
+    }
+    out.push_str("]}");
+    out
+}
+
+/// How many route segments a message shows at most, beyond its first sample route: a second
+/// sample is shown only when the two together stay short.
+const SHOWN_SEGMENTS: usize = 32;
+
+/// The sample routes of each referenced node, as messages write them, worked out once per node.
+#[derive(Default)]
+struct SampleTexts<'v>(HashMap<&'v str, String>);
+
+impl<'v> SampleTexts<'v> {
+    /// The node's sample routes joined by "or": the first always, a second when both are short.
+    fn of(&mut self, routes: &Routes<'_, '_>, node: &'v str) -> &str {
+        self.0.entry(node).or_insert_with(|| {
+            let samples = routes.sample_routes(node);
+            let mut shown = 0;
+            let mut texts = Vec::new();
+            for (index, sample) in samples.iter().enumerate() {
+                shown += sample.segments.len();
+                if index > 0 && shown > SHOWN_SEGMENTS {
+                    break;
+                }
+                texts.push(branch_json(sample));
+            }
+            texts.join(" or ")
+        })
+    }
 }
 
 fn select_name(select: Select) -> &'static str {
@@ -122,14 +195,23 @@ pub(super) fn check<'v>(
     routes: Option<&Routes<'_, '_>>,
     issues: &mut Vec<PlanIssue>,
 ) {
-    let mut after_join: Option<HashMap<&str, &str>> = None;
+    let mut lazy = Lazy::default();
     for node in &view.nodes {
         for (field, value) in &node.definition {
             for reference in value.node_refs() {
-                check_one(view, graph, routes, &mut after_join, node, field, reference, issues);
+                check_one(view, graph, routes, &mut lazy, node, field, reference, issues);
             }
         }
     }
+}
+
+/// What the checks work out once, when a reference first needs it.
+#[derive(Default)]
+struct Lazy<'v> {
+    /// For each node a join reaches, the first such join.
+    after_join: Option<HashMap<&'v str, &'v str>>,
+    /// Sample routes, as messages write them.
+    samples: SampleTexts<'v>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -137,15 +219,15 @@ fn check_one<'v>(
     view: &'v PlanView,
     graph: &Graph<'v>,
     routes: Option<&Routes<'_, '_>>,
-    after_join: &mut Option<HashMap<&'v str, &'v str>>,
+    lazy: &mut Lazy<'v>,
     node: &Node,
     field: &str,
-    reference: &NodeRef,
+    reference: &'v NodeRef,
     issues: &mut Vec<PlanIssue>,
 ) {
     let here = format!("Node \"{}\" (in \"{field}\")", node.id);
     let target_id = reference.node.as_str();
-    let Some(target) = view.node(target_id) else {
+    let Some(target) = graph.node(target_id) else {
         issues.push(
             PlanIssue::blocking(
                 "missing_reference",
@@ -185,12 +267,19 @@ fn check_one<'v>(
         );
     }
     if let Some(routes) = routes
-        && !routes.is_upstream(target_id, &node.id)
+        && (target_id == node.id || !runs_before(graph, routes, target_id, &node.id))
     {
         let message = if target_id == node.id {
             format!(
                 "{here} references itself; a node's output exists only once it has run. Reference a step that runs \
                  before it."
+            )
+        } else if routes.is_upstream(target_id, &node.id) {
+            format!(
+                "{here} references node \"{target_id}\", but every route from \"{target_id}\" to \"{}\" leaves it on \
+                 its \"error\" edge: when \"{}\" runs, \"{target_id}\" has failed and has no output. Read a step \
+                 that succeeded, or stage a literal value.",
+                node.id, node.id
             )
         } else {
             format!(
@@ -203,7 +292,7 @@ fn check_one<'v>(
         issues.push(PlanIssue::blocking("reference_not_upstream", message).on_node(&node.id));
     }
     if matches!(reference.select, Select::First | Select::Last) {
-        let after_join = after_join.get_or_insert_with(|| after_joins(view, graph));
+        let after_join = lazy.after_join.get_or_insert_with(|| after_joins(view, graph));
         if let Some(join) = after_join.get(target_id) {
             let at = if *join == target_id {
                 format!("the join \"{join}\"")
@@ -234,16 +323,15 @@ fn check_one<'v>(
                 } else {
                     executions.to_string()
                 };
-                let samples: Vec<String> = routes.sample_routes(target_id).iter().map(branch_json).collect();
+                let samples = lazy.samples.of(routes, target_id);
                 issues.push(
                     PlanIssue::blocking(
                         "ambiguous_reference",
                         format!(
                             "{here} reads node \"{target_id}\" without a branchId, but \"{target_id}\" runs {times} \
                              times in a run (once per route that reaches it), so the reference does not say which \
-                             run to read. Add \"branchId\" naming one, such as {}; or merge the routes with a join \
-                             before \"{target_id}\".",
-                            samples.join(" or ")
+                             run to read. Add \"branchId\" naming one, such as {samples}; or merge the routes with a \
+                             join before \"{target_id}\".",
                         ),
                     )
                     .on_node(&node.id),
@@ -252,14 +340,11 @@ fn check_one<'v>(
         }
         Some(branch) => {
             if let Err(mismatch) = routes.check_branch(target_id, branch) {
-                let samples: Vec<String> = routes.sample_routes(target_id).iter().map(branch_json).collect();
+                let samples = lazy.samples.of(routes, target_id);
                 let instead = if samples.is_empty() {
                     format!("\"{target_id}\" never runs: the entry does not reach it.")
                 } else {
-                    format!(
-                        "\"{target_id}\" runs under {}; write one of those.",
-                        samples.join(" or ")
-                    )
+                    format!("\"{target_id}\" runs under {samples}; write one of those.")
                 };
                 issues.push(
                     PlanIssue::blocking(

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::freeze::{nearest, quoted};
+use crate::freeze::{listed, nearest, quoted};
 use crate::graph::{Graph, ROUTE_CAP, Routes};
 use crate::model::{Edge, Handle, NodeKind, PlanIssue, PlanView};
 use crate::value::StagedValue;
@@ -207,7 +207,7 @@ pub(super) fn edges(view: &PlanView, graph: &Graph<'_>, issues: &mut Vec<PlanIss
     let node_ids = || view.nodes.iter().map(|node| node.id.as_str());
     for edge in &view.edges {
         for (end, id) in [("leaves", &edge.from), ("arrives at", &edge.to)] {
-            if view.node(id).is_none() {
+            if graph.node(id).is_none() {
                 issues.push(
                     PlanIssue::blocking(
                         "dangling_edge",
@@ -222,7 +222,7 @@ pub(super) fn edges(view: &PlanView, graph: &Graph<'_>, issues: &mut Vec<PlanIss
                 );
             }
         }
-        let Some(source) = view.node(&edge.from) else { continue };
+        let Some(source) = graph.node(&edge.from) else { continue };
         if let Handle::Unknown(name) = &edge.handle {
             issues.push(
                 PlanIssue::blocking(
@@ -379,11 +379,9 @@ pub(super) fn shape(
             continue;
         }
         let region = routes.between(fork, &join.id);
-        let nested: Vec<&str> = region
+        let (nested, others): (Vec<&str>, Vec<&str>) = region
             .iter()
-            .copied()
-            .filter(|id| view.node(id).is_some_and(|node| node.kind == NodeKind::Join))
-            .collect();
+            .partition(|id| graph.node(id).is_some_and(|node| node.kind == NodeKind::Join));
         if !nested.is_empty() {
             issues.push(
                 PlanIssue::blocking(
@@ -394,18 +392,14 @@ pub(super) fn shape(
                          join, then the next fork), or merge all the routes at \"{}\" alone.",
                         join.id,
                         if nested.len() > 1 { "s" } else { "" },
-                        quoted(&nested),
+                        listed(&nested),
                         join.id
                     ),
                 )
                 .on_node(&join.id),
             );
         }
-        let meeting: Vec<&str> = region
-            .iter()
-            .copied()
-            .filter(|id| !nested.contains(id) && graph.incoming(id).len() > 1)
-            .collect();
+        let meeting: Vec<&str> = others.into_iter().filter(|id| graph.incoming(id).len() > 1).collect();
         if !meeting.is_empty() {
             issues.push(
                 PlanIssue::blocking(
@@ -415,7 +409,7 @@ pub(super) fn shape(
                          route would run the step separately and the join would wait for arrivals that never come. \
                          Give each route its own steps up to the join, or make the meeting point the join.",
                         join.id,
-                        quoted(&meeting)
+                        listed(&meeting)
                     ),
                 )
                 .on_node(&join.id),
