@@ -96,6 +96,14 @@ pub fn digest(view: &PlanView) -> String {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// The canonical encoding of one staged value: equal encodings mean equal values, so readers
+/// can find a repeated map key or set member by hashing encodings instead of comparing pairs.
+pub(crate) fn encode_staged(value: &StagedValue) -> Vec<u8> {
+    let mut out = Vec::new();
+    encode_value(value, &mut out);
+    out
+}
+
 /// The canonical encoding of one op, used only to order two different ops that share an op id
 /// (a conflict the fold reports) so that the fold does not depend on their arrival order.
 pub(crate) fn encode_op(op: &Op) -> Vec<u8> {

@@ -12,7 +12,7 @@
 //! [`StagedValue::to_wire`] are exact inverses: `from_wire(to_wire(v)) == v` for every value, and
 //! reading refuses, with a JSON Pointer to the place, anything it would have to guess at.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use base64::Engine as _;
@@ -592,6 +592,9 @@ fn read_tagged(key: &str, body: &Json, at: &Pointer<'_>, depth: usize) -> Result
                 ));
             };
             let mut map: Vec<(StagedValue, StagedValue)> = Vec::with_capacity(entries.len());
+            // Keys are compared by their canonical encodings, hashed: a linear check, however
+            // many entries an untrusted file holds.
+            let mut keys = HashSet::with_capacity(entries.len());
             for (index, entry) in entries.iter().enumerate() {
                 let entry_at = Pointer::Index(at, index);
                 let Json::Array(pair) = entry else {
@@ -602,7 +605,7 @@ fn read_tagged(key: &str, body: &Json, at: &Pointer<'_>, depth: usize) -> Result
                 };
                 let key = read(key, &Pointer::Index(&entry_at, 0), depth + 2)?;
                 let value = read(value, &Pointer::Index(&entry_at, 1), depth + 2)?;
-                if map.iter().any(|(existing, _)| *existing == key) {
+                if !keys.insert(crate::digest::encode_staged(&key)) {
                     return Err(WireError::at(
                         &entry_at,
                         "this key appears earlier in the map; a map's keys are distinct",
@@ -620,8 +623,9 @@ fn read_tagged(key: &str, body: &Json, at: &Pointer<'_>, depth: usize) -> Result
                 ));
             };
             let members = read_items(members, at, depth + 1)?;
+            let mut seen = HashSet::with_capacity(members.len());
             for (index, member) in members.iter().enumerate() {
-                if members[..index].contains(member) {
+                if !seen.insert(crate::digest::encode_staged(member)) {
                     return Err(WireError::at(
                         &Pointer::Index(at, index),
                         "this member appears earlier in the set; a set's members are distinct",
@@ -1003,6 +1007,20 @@ mod tests {
             let error = StagedValue::from_wire(&json).expect_err(&json.to_string());
             assert_eq!(error.pointer, pointer, "{json}: {error}");
         }
+    }
+
+    #[test]
+    fn large_maps_and_sets_are_checked_in_linear_time() {
+        // Pairwise comparison would make 5·10^9 comparisons here; hashing makes 10^5.
+        let members: Vec<Json> = (0..100_000).map(|i| json!({"id": i})).collect();
+        let StagedValue::Set(read) = StagedValue::from_wire(&json!({"$set": members})).unwrap() else {
+            panic!("not a set")
+        };
+        assert_eq!(read.len(), 100_000);
+        let mut entries: Vec<Json> = (0..100_000).map(|i| json!([i, true])).collect();
+        entries.push(json!([0.0, false]));
+        let error = StagedValue::from_wire(&json!({"$map": entries})).unwrap_err();
+        assert_eq!(error.pointer, "/$map/100000");
     }
 
     #[test]
