@@ -216,7 +216,7 @@ impl StagedValue {
     /// key that starts with `$` is refused (write it inside `{"$literal": …}`), so a mistyped
     /// tag never passes as data.
     pub fn from_wire(json: &Json) -> Result<StagedValue, WireError> {
-        read(json, &Pointer::Root, 0)
+        read(json, &Pointer::Root, 0, Reading::Tagged)
     }
 
     /// Writes the value in its JSON wire form, the exact inverse of [`StagedValue::from_wire`].
@@ -272,7 +272,7 @@ impl StagedValue {
     /// object. Used for the definition fields that hold JSON data rather than staged values
     /// (see [`crate::RAW_FIELDS`]), such as a reason's JSON Schema with its `$ref`s and `$defs`.
     pub fn from_plain_json(json: &Json) -> Result<StagedValue, WireError> {
-        read_plain(json, &Pointer::Root, 0)
+        read(json, &Pointer::Root, 0, Reading::Plain)
     }
 
     /// The value as plain JSON, when it holds no typed value (the inverse of
@@ -430,7 +430,15 @@ fn number_to_json(n: f64) -> Json {
 /// How deep a wire value may nest; deeper values are refused rather than walked.
 pub const MAX_WIRE_DEPTH: usize = 128;
 
-fn read(json: &Json, at: &Pointer<'_>, depth: usize) -> Result<StagedValue, WireError> {
+/// Whether a reader takes single-key `$` objects as tags (staged values) or as plain data
+/// (the raw definition fields).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    Tagged,
+    Plain,
+}
+
+fn read(json: &Json, at: &Pointer<'_>, depth: usize, reading: Reading) -> Result<StagedValue, WireError> {
     if depth > MAX_WIRE_DEPTH {
         return Err(WireError::at(
             at,
@@ -442,7 +450,10 @@ fn read(json: &Json, at: &Pointer<'_>, depth: usize) -> Result<StagedValue, Wire
         Json::Bool(b) => StagedValue::Bool(*b),
         Json::Number(n) => StagedValue::Number(read_number(n, at)?),
         Json::String(s) => StagedValue::String(s.clone()),
-        Json::Array(items) => StagedValue::Array(read_items(items, at, depth)?),
+        Json::Array(items) => StagedValue::Array(read_items(items, at, depth, reading)?),
+        Json::Object(object) if reading == Reading::Plain => {
+            StagedValue::Object(read_fields(object, at, depth, reading)?)
+        }
         Json::Object(object) => {
             if object.len() == 1
                 && let Some((key, body)) = object.iter().next()
@@ -464,36 +475,8 @@ fn read(json: &Json, at: &Pointer<'_>, depth: usize) -> Result<StagedValue, Wire
                 };
                 return Err(WireError::at(at, message));
             }
-            StagedValue::Object(read_fields(object, at, depth)?)
+            StagedValue::Object(read_fields(object, at, depth, reading)?)
         }
-    })
-}
-
-fn read_plain(json: &Json, at: &Pointer<'_>, depth: usize) -> Result<StagedValue, WireError> {
-    if depth > MAX_WIRE_DEPTH {
-        return Err(WireError::at(
-            at,
-            format!("values nest more than {MAX_WIRE_DEPTH} levels deep; flatten the value"),
-        ));
-    }
-    Ok(match json {
-        Json::Null => StagedValue::Null,
-        Json::Bool(b) => StagedValue::Bool(*b),
-        Json::Number(n) => StagedValue::Number(read_number(n, at)?),
-        Json::String(s) => StagedValue::String(s.clone()),
-        Json::Array(items) => StagedValue::Array(
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| read_plain(item, &Pointer::Index(at, i), depth + 1))
-                .collect::<Result<_, _>>()?,
-        ),
-        Json::Object(object) => StagedValue::Object(
-            object
-                .iter()
-                .map(|(key, value)| Ok((key.clone(), read_plain(value, &Pointer::Key(at, key), depth + 1)?)))
-                .collect::<Result<_, _>>()?,
-        ),
     })
 }
 
@@ -504,11 +487,11 @@ fn is_tag(key: &str) -> bool {
     )
 }
 
-fn read_items(items: &[Json], at: &Pointer<'_>, depth: usize) -> Result<Vec<StagedValue>, WireError> {
+fn read_items(items: &[Json], at: &Pointer<'_>, depth: usize, reading: Reading) -> Result<Vec<StagedValue>, WireError> {
     items
         .iter()
         .enumerate()
-        .map(|(index, item)| read(item, &Pointer::Index(at, index), depth + 1))
+        .map(|(index, item)| read(item, &Pointer::Index(at, index), depth + 1, reading))
         .collect()
 }
 
@@ -516,10 +499,11 @@ fn read_fields(
     object: &JsonMap<String, Json>,
     at: &Pointer<'_>,
     depth: usize,
+    reading: Reading,
 ) -> Result<BTreeMap<String, StagedValue>, WireError> {
     object
         .iter()
-        .map(|(key, value)| Ok((key.clone(), read(value, &Pointer::Key(at, key), depth + 1)?)))
+        .map(|(key, value)| Ok((key.clone(), read(value, &Pointer::Key(at, key), depth + 1, reading)?)))
         .collect()
 }
 
@@ -603,8 +587,8 @@ fn read_tagged(key: &str, body: &Json, at: &Pointer<'_>, depth: usize) -> Result
                 let [key, value] = pair.as_slice() else {
                     return Err(WireError::at(&entry_at, "each map entry is a [key, value] pair"));
                 };
-                let key = read(key, &Pointer::Index(&entry_at, 0), depth + 2)?;
-                let value = read(value, &Pointer::Index(&entry_at, 1), depth + 2)?;
+                let key = read(key, &Pointer::Index(&entry_at, 0), depth + 2, Reading::Tagged)?;
+                let value = read(value, &Pointer::Index(&entry_at, 1), depth + 2, Reading::Tagged)?;
                 if !keys.insert(crate::digest::encode_staged(&key)) {
                     return Err(WireError::at(
                         &entry_at,
@@ -622,7 +606,7 @@ fn read_tagged(key: &str, body: &Json, at: &Pointer<'_>, depth: usize) -> Result
                     "a set is written as a list of members: {\"$set\": [ … ]}",
                 ));
             };
-            let members = read_items(members, at, depth + 1)?;
+            let members = read_items(members, at, depth + 1, Reading::Tagged)?;
             let mut seen = HashSet::with_capacity(members.len());
             for (index, member) in members.iter().enumerate() {
                 if !seen.insert(crate::digest::encode_staged(member)) {
@@ -656,7 +640,7 @@ fn read_tagged(key: &str, body: &Json, at: &Pointer<'_>, depth: usize) -> Result
             StagedValue::Bytes(bytes)
         }
         "$literal" => match body {
-            Json::Object(object) => StagedValue::Object(read_fields(object, at, depth + 1)?),
+            Json::Object(object) => StagedValue::Object(read_fields(object, at, depth + 1, Reading::Tagged)?),
             _ => {
                 return Err(WireError::at(
                     at,
