@@ -128,6 +128,34 @@ pub enum StoreError {
         /// The run that claimed it.
         run_id: String,
     },
+    /// `run_missing`: no plan claimed a run with this id.
+    RunMissing {
+        /// The id asked for.
+        run_id: String,
+    },
+    /// `run_in_use`: another process holds the run's lease and is driving it.
+    RunInUse {
+        /// The run.
+        run_id: String,
+        /// The lease's owner.
+        owner: String,
+        /// How long until the lease runs out unless renewed, in milliseconds.
+        expires_in_ms: u64,
+    },
+    /// `run_already_settled`: the run completed or failed; it cannot be driven again.
+    RunAlreadySettled {
+        /// The run.
+        run_id: String,
+        /// How it ended (`completed` or `failed`).
+        outcome: &'static str,
+    },
+    /// `lease_lost`: the caller no longer holds the run's lease (another process resumed it).
+    LeaseLost {
+        /// The run.
+        run_id: String,
+        /// Who holds it now, if anyone.
+        owner: Option<String>,
+    },
     /// `store_corrupt`: stored data cannot be read back (written by hand or by another program).
     Corrupt {
         /// The plan, when the damage is in one.
@@ -168,6 +196,10 @@ impl StoreError {
             StoreError::IllegalTransition { .. } => "illegal_transition",
             StoreError::NotExecutable { .. } => "not_executable",
             StoreError::RunAlreadyClaimed { .. } => "run_already_claimed",
+            StoreError::RunMissing { .. } => "run_missing",
+            StoreError::RunInUse { .. } => "run_in_use",
+            StoreError::RunAlreadySettled { .. } => "run_already_settled",
+            StoreError::LeaseLost { .. } => "lease_lost",
             StoreError::Corrupt { .. } => "store_corrupt",
             StoreError::SchemaTooNew { .. } => "schema_too_new",
             StoreError::Unavailable { .. } => "store_unavailable",
@@ -282,6 +314,33 @@ impl fmt::Display for StoreError {
                 "plan \"{plan_id}\" already has its one run, \"{run_id}\"; resume that run, or clone the plan to run it \
                  again"
             ),
+            StoreError::RunMissing { run_id } => {
+                write!(f, "no run \"{run_id}\"; list the runs to find its id")
+            }
+            StoreError::RunInUse {
+                run_id,
+                owner,
+                expires_in_ms,
+            } => write!(
+                f,
+                "run \"{run_id}\" is being driven by {owner}, whose lease runs for {expires_in_ms} ms more; wait for it \
+                 to finish, or, if that process is gone, resume once the lease has run out"
+            ),
+            StoreError::RunAlreadySettled { run_id, outcome } => write!(
+                f,
+                "run \"{run_id}\" has {outcome}, so there is nothing to resume; clone its plan to run it again"
+            ),
+            StoreError::LeaseLost { run_id, owner } => match owner {
+                Some(owner) => write!(
+                    f,
+                    "this process no longer drives run \"{run_id}\": {owner} took it over after the lease ran out; \
+                     nothing more was written"
+                ),
+                None => write!(
+                    f,
+                    "this process does not hold run \"{run_id}\"'s lease; acquire the run before writing to it"
+                ),
+            },
             StoreError::Corrupt { plan_id, detail } => match plan_id {
                 Some(plan_id) => write!(
                     f,

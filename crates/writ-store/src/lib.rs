@@ -20,6 +20,7 @@ mod error;
 pub mod lifecycle;
 mod memory;
 mod rules;
+pub mod run;
 mod sqlite;
 
 use std::fmt;
@@ -29,6 +30,7 @@ use writ_plan::{ApprovalRecord, Op, PlanView, Provenance};
 
 pub use error::StoreError;
 pub use memory::MemoryStore;
+pub use run::{RunBatch, RunEvent, RunStore, RunSummary};
 pub use sqlite::{BUSY_TIMEOUT, SqliteStore};
 
 /// Where a plan is in its lifecycle.

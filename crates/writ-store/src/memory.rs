@@ -1,14 +1,16 @@
 //! A plan store in memory: for tests, and for runs that keep nothing.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
 use writ_plan::{ApprovalRecord, Op};
 
 use crate::rules::{self, Record};
+use crate::run::{self, Lease, RunBatch, RunEvent, RunStore, RunSummary};
 use crate::{NewPlan, PlanStore, PlanSummary, StoreError, StoredPlan};
 
-/// A [`PlanStore`] in memory. One lock guards every plan, so each call is atomic; nothing
+/// A [`PlanStore`] and [`RunStore`] in memory. One lock guards every plan, so each call is atomic; nothing
 /// survives the value.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
@@ -18,7 +20,25 @@ pub struct MemoryStore {
 #[derive(Debug, Default)]
 struct Inner {
     plans: BTreeMap<String, Stored>,
-    run_ids: HashSet<String>,
+    runs: BTreeMap<String, StoredRun>,
+}
+
+#[derive(Debug)]
+struct StoredRun {
+    plan_id: String,
+    events: Vec<RunEvent>,
+    lease: Option<Lease>,
+}
+
+impl StoredRun {
+    fn summary(&self, run_id: &str, now: u64) -> RunSummary {
+        RunSummary {
+            run_id: run_id.to_owned(),
+            plan_id: self.plan_id.clone(),
+            status: run::status(run::settled_outcome(&self.events), self.lease.as_ref(), now),
+            events: self.events.len() as u64,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -53,6 +73,12 @@ impl MemoryStore {
 }
 
 impl Inner {
+    fn run(&mut self, run_id: &str) -> Result<&mut StoredRun, StoreError> {
+        self.runs.get_mut(run_id).ok_or_else(|| StoreError::RunMissing {
+            run_id: run_id.to_owned(),
+        })
+    }
+
     fn plan(&mut self, plan_id: &str) -> Result<&mut Stored, StoreError> {
         self.plans.get_mut(plan_id).ok_or_else(|| StoreError::PlanMissing {
             plan_id: plan_id.to_owned(),
@@ -131,7 +157,7 @@ impl PlanStore for MemoryStore {
 
     fn claim_run(&self, plan_id: &str, expected_digest: &str, run_id: &str) -> Result<PlanSummary, StoreError> {
         let mut inner = self.lock();
-        let taken = inner.run_ids.contains(run_id);
+        let taken = inner.runs.contains_key(run_id);
         let summary = inner.transition(plan_id, |record, plan| {
             rules::claim_run(record, plan, expected_digest, run_id)?;
             if taken {
@@ -142,7 +168,14 @@ impl PlanStore for MemoryStore {
             }
             Ok(())
         })?;
-        inner.run_ids.insert(run_id.to_owned());
+        inner.runs.insert(
+            run_id.to_owned(),
+            StoredRun {
+                plan_id: plan_id.to_owned(),
+                events: Vec::new(),
+                lease: None,
+            },
+        );
         Ok(summary)
     }
 
@@ -169,5 +202,76 @@ impl PlanStore for MemoryStore {
 
     fn list(&self) -> Result<Vec<PlanSummary>, StoreError> {
         Ok(self.lock().plans.values().map(|stored| stored.read().summary).collect())
+    }
+}
+
+impl RunStore for MemoryStore {
+    fn acquire_run(&self, run_id: &str, owner: &str, lease: Duration) -> Result<RunSummary, StoreError> {
+        let mut inner = self.lock();
+        let stored = inner.run(run_id)?;
+        let now = run::now_ms();
+        run::check_acquire(
+            run_id,
+            run::settled_outcome(&stored.events),
+            stored.lease.as_ref(),
+            owner,
+            now,
+        )?;
+        stored.lease = Some(Lease {
+            owner: owner.to_owned(),
+            until_ms: run::lease_until(now, lease),
+        });
+        Ok(stored.summary(run_id, now))
+    }
+
+    fn renew_run(&self, run_id: &str, owner: &str, lease: Duration) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let stored = inner.run(run_id)?;
+        run::check_owner(run_id, stored.lease.as_ref(), owner)?;
+        stored.lease = Some(Lease {
+            owner: owner.to_owned(),
+            until_ms: run::lease_until(run::now_ms(), lease),
+        });
+        Ok(())
+    }
+
+    fn release_run(&self, run_id: &str, owner: &str) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        let stored = inner.run(run_id)?;
+        if stored.lease.as_ref().is_some_and(|lease| lease.owner == owner) {
+            stored.lease = None;
+        }
+        Ok(())
+    }
+
+    fn append_run_events(&self, owner: &str, batches: &[RunBatch<'_>]) -> Result<(), StoreError> {
+        let mut inner = self.lock();
+        for batch in batches {
+            let stored = inner.run(batch.run_id)?;
+            run::check_owner(batch.run_id, stored.lease.as_ref(), owner)?;
+        }
+        for batch in batches {
+            inner.run(batch.run_id)?.events.extend_from_slice(batch.events);
+        }
+        Ok(())
+    }
+
+    fn read_run_events(&self, run_id: &str) -> Result<Vec<RunEvent>, StoreError> {
+        Ok(self.lock().run(run_id)?.events.clone())
+    }
+
+    fn read_run(&self, run_id: &str) -> Result<RunSummary, StoreError> {
+        Ok(self.lock().run(run_id)?.summary(run_id, run::now_ms()))
+    }
+
+    fn list_runs(&self, plan_id: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
+        let now = run::now_ms();
+        Ok(self
+            .lock()
+            .runs
+            .iter()
+            .filter(|(_, stored)| plan_id.is_none_or(|plan_id| stored.plan_id == plan_id))
+            .map(|(run_id, stored)| stored.summary(run_id, now))
+            .collect())
     }
 }
