@@ -43,6 +43,7 @@ fn manifests() -> Vec<PathBuf> {
         .filter(|path| path.is_file())
         .collect();
     manifests.push(root.join("bench/Cargo.toml"));
+    manifests.push(root.join("examples/demo-tools/Cargo.toml"));
     manifests.sort();
     manifests
 }
@@ -127,6 +128,7 @@ fn every_rust_file_says_its_job_and_no_test_is_skipped() {
     let mut files = Vec::new();
     rust_files(&root.join("crates"), &mut files);
     rust_files(&root.join("bench"), &mut files);
+    rust_files(&root.join("examples"), &mut files);
     assert!(files.len() > 10, "found only {} files", files.len());
     // Spelled in two halves so this file does not trip its own check.
     let banned = [concat!("#[ig", "nore"), concat!("#[should", "_panic")];
