@@ -202,12 +202,21 @@ impl Runtime {
     ///
     /// A [`RunError`] when the run cannot start or the store fails mid-run. A node failing is
     /// not an error: the returned view says `failed`.
-    pub async fn start(&self, plan_id: &str, input: Json, run_id: Option<&str>, abort: &Abort) -> Result<RunView, RunError> {
+    pub async fn start(
+        &self,
+        plan_id: &str,
+        input: Json,
+        run_id: Option<&str>,
+        abort: &Abort,
+    ) -> Result<RunView, RunError> {
         let stored = self.store.read_plan(plan_id)?;
         let plan = CompiledPlan::new(&stored.view, &stored.summary.digest)?;
         let problems = match (&plan.nodes[&plan.entry].definition, &input) {
             (Definition::Entry(entry), Json::Object(_)) => check_fields(&input, &entry.input),
-            (_, other) => vec![format!("the input is {}, not an object", crate::resolve::json_kind(other))],
+            (_, other) => vec![format!(
+                "the input is {}, not an object",
+                crate::resolve::json_kind(other)
+            )],
         };
         if !problems.is_empty() {
             return Err(RunError::InvalidInput { problems });
@@ -221,7 +230,8 @@ impl Runtime {
                 if claimed == run_id && self.store.read_run_events(&run_id)?.is_empty() => {}
             Err(error) => return Err(error.into()),
         }
-        self.store.acquire_run(&run_id, &self.options.owner, self.options.lease)?;
+        self.store
+            .acquire_run(&run_id, &self.options.owner, self.options.lease)?;
         if !self.store.read_run_events(&run_id)?.is_empty() {
             // Another start under the same id got there first.
             self.store.release_run(&run_id, &self.options.owner)?;
@@ -256,7 +266,9 @@ impl Runtime {
     /// A [`RunError`]: the run is missing, settled for good (`run_already_settled`), driven by
     /// a live process (`run_in_use`), or its log is unreadable.
     pub async fn resume(&self, run_id: &str, abort: &Abort) -> Result<RunView, RunError> {
-        let summary = self.store.acquire_run(run_id, &self.options.owner, self.options.lease)?;
+        let summary = self
+            .store
+            .acquire_run(run_id, &self.options.owner, self.options.lease)?;
         let stored = self.store.read_plan(&summary.plan_id)?;
         let plan = CompiledPlan::new(&stored.view, &stored.summary.digest)?;
         let events = self.store.read_run_events(run_id)?;
@@ -287,7 +299,9 @@ fn new_run_id() -> String {
     use std::sync::atomic::AtomicU64;
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut hasher = Sha256::new();
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_nanos());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos());
     hasher.update(nanos.to_le_bytes());
     hasher.update(std::process::id().to_le_bytes());
     hasher.update(COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
@@ -297,10 +311,12 @@ fn new_run_id() -> String {
 
 fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, byte| {
-        let _ = write!(out, "{byte:02x}");
-        out
-    })
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut out, byte| {
+            let _ = write!(out, "{byte:02x}");
+            out
+        })
 }
 
 fn now_ms() -> u64 {
@@ -413,7 +429,13 @@ impl<'r> Driver<'r> {
         let unsettled: Vec<(Arc<str>, String, String)> = self
             .state
             .unsettled()
-            .map(|record| (record.frame.key().into(), record.frame.node_id.clone(), record.frame.kind.clone()))
+            .map(|record| {
+                (
+                    record.frame.key().into(),
+                    record.frame.node_id.clone(),
+                    record.frame.kind.clone(),
+                )
+            })
             .collect();
         for (key, node_id, kind) in unsettled {
             if kind != "call" {
@@ -577,7 +599,10 @@ impl<'r> Driver<'r> {
                 max_attempts: reason.max_attempts,
             },
             Definition::Branch(_) | Definition::Select(_) => {
-                let predicate = node.predicate.clone().expect("branch and select nodes compile a predicate");
+                let predicate = node
+                    .predicate
+                    .clone()
+                    .expect("branch and select nodes compile a predicate");
                 Work::Predicate {
                     node: predicate,
                     context: Box::new(predicate_context(&record.frame, &record.input)),
@@ -661,7 +686,12 @@ impl<'r> Driver<'r> {
             .iter()
             .map(|frame| {
                 let via = frame.via_edge_id.clone().unwrap_or_default();
-                let from = self.plan.edges.get(&via).map(|(from, _)| from.clone()).unwrap_or_default();
+                let from = self
+                    .plan
+                    .edges
+                    .get(&via)
+                    .map(|(from, _)| from.clone())
+                    .unwrap_or_default();
                 json!({"via": via, "from": from, "branch": frame.branch_id.key()})
             })
             .collect();
@@ -787,10 +817,8 @@ impl<'r> Driver<'r> {
 
     /// Writes how the run ended and returns its view.
     fn finish(mut self, result: Result<(), RunError>) -> Result<RunView, RunError> {
-        if let Err(error) = result {
-            // Lease lost or the store failing: nothing more may be written by this process.
-            return Err(error);
-        }
+        // Lease lost or the store failing: nothing more may be written by this process.
+        result?;
         let open_join = self
             .state
             .joins
@@ -806,11 +834,16 @@ impl<'r> Driver<'r> {
                 Some((
                     "budget_exhausted",
                     None,
-                    format!("the plan's maxSteps of {} frames was reached", self.plan.bounds.max_steps),
+                    format!(
+                        "the plan's maxSteps of {} frames was reached",
+                        self.plan.bounds.max_steps
+                    ),
                 )),
                 RunOutcome::Halted,
             ),
-            Some(Stop::Failed { node_id, detail }) => (Some(("node_failed", Some(node_id), detail)), RunOutcome::Failed),
+            Some(Stop::Failed { node_id, detail }) => {
+                (Some(("node_failed", Some(node_id), detail)), RunOutcome::Failed)
+            }
             Some(Stop::Indeterminate { node_id, detail }) => {
                 (Some(("indeterminate_halt", Some(node_id), detail)), RunOutcome::Halted)
             }
@@ -837,7 +870,9 @@ impl<'r> Driver<'r> {
         }
         self.emit(RunEvent::RunSettled { outcome, at });
         self.flush()?;
-        self.runtime.store.release_run(&self.run_id, &self.runtime.options.owner)?;
+        self.runtime
+            .store
+            .release_run(&self.run_id, &self.runtime.options.owner)?;
         Ok(RunView::from_state(&self.state))
     }
 }
@@ -847,7 +882,11 @@ fn predicate_context(frame: &FrameRef, table: &Table) -> PredicateContext {
     let mut outputs = OutputTable::new();
     for (key, output) in table.sorted() {
         let branch_key = key.get(output.node_id.len() + 1..).unwrap_or("");
-        outputs.insert(&output.node_id, branch_key, output.items.iter().map(writ_core::Value::from));
+        outputs.insert(
+            &output.node_id,
+            branch_key,
+            output.items.iter().map(writ_core::Value::from),
+        );
     }
     PredicateContext {
         outputs,
@@ -923,17 +962,15 @@ async fn perform(
             })
         }
         Work::Predicate { node, context } => {
-            let evaluation = tokio::task::spawn_blocking(move || {
-                writ_core::block_on(cells.evaluate(&node, &context))
-            })
-            .await
-            .map_err(|error| NodeError {
-                code: "predicate_panicked".into(),
-                message: format!("the predicate's evaluation did not finish: {error}"),
-            })?;
-            let fault = evaluation.fault.map(|fault| {
-                json!({"kind": fault.kind.code(), "code": fault.code, "message": fault.message})
-            });
+            let evaluation = tokio::task::spawn_blocking(move || writ_core::block_on(cells.evaluate(&node, &context)))
+                .await
+                .map_err(|error| NodeError {
+                    code: "predicate_panicked".into(),
+                    message: format!("the predicate's evaluation did not finish: {error}"),
+                })?;
+            let fault = evaluation
+                .fault
+                .map(|fault| json!({"kind": fault.kind.code(), "code": fault.code, "message": fault.message}));
             let (decision, mut verdict) = match evaluation.verdict {
                 Verdict::Branch { matched } => (Decision::Branch(matched), json!({"matched": matched})),
                 Verdict::Select { case } => {
@@ -976,10 +1013,22 @@ mod tests {
     fn idempotency_keys_ignore_key_order_and_tell_runs_frames_and_arguments_apart() {
         let args = |json: Json| json.as_object().unwrap().clone();
         let key = idempotency_key("r", "call:e2:e0", &args(json!({"a": 1, "b": [1, 2]})));
-        assert_eq!(key, idempotency_key("r", "call:e2:e0", &args(json!({"b": [1, 2], "a": 1}))));
+        assert_eq!(
+            key,
+            idempotency_key("r", "call:e2:e0", &args(json!({"b": [1, 2], "a": 1})))
+        );
         assert_eq!(key.len(), 64);
-        assert_ne!(key, idempotency_key("r2", "call:e2:e0", &args(json!({"a": 1, "b": [1, 2]}))));
-        assert_ne!(key, idempotency_key("r", "call:e2:e1", &args(json!({"a": 1, "b": [1, 2]}))));
-        assert_ne!(key, idempotency_key("r", "call:e2:e0", &args(json!({"a": 1, "b": [2, 1]}))));
+        assert_ne!(
+            key,
+            idempotency_key("r2", "call:e2:e0", &args(json!({"a": 1, "b": [1, 2]})))
+        );
+        assert_ne!(
+            key,
+            idempotency_key("r", "call:e2:e1", &args(json!({"a": 1, "b": [1, 2]})))
+        );
+        assert_ne!(
+            key,
+            idempotency_key("r", "call:e2:e0", &args(json!({"a": 1, "b": [2, 1]})))
+        );
     }
 }

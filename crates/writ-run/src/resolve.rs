@@ -25,7 +25,9 @@ pub(crate) fn read_path<'v>(base: &'v Json, path: &str) -> Option<&'v Json> {
         }
         at = match at {
             Json::Object(object) => object.get(segment)?,
-            Json::Array(items) if segment.bytes().all(|b| b.is_ascii_digit()) => items.get(segment.parse::<usize>().ok()?)?,
+            Json::Array(items) if segment.bytes().all(|b| b.is_ascii_digit()) => {
+                items.get(segment.parse::<usize>().ok()?)?
+            }
             _ => return None,
         };
     }
@@ -164,7 +166,11 @@ pub(crate) fn check_fields(value: &Json, fields: &[DeclaredField]) -> Vec<String
                     problems.push(format!(
                         "\"{}\" is \"{text}\", which is not one of {}",
                         field.path,
-                        allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>().join(", ")
+                        allowed
+                            .iter()
+                            .map(|a| format!("\"{a}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ));
                 }
                 true
@@ -266,12 +272,31 @@ mod tests {
     #[test]
     fn references_select_items_and_read_paths() {
         let table = table();
-        assert_eq!(resolve_ref(&reference(Select::First, Some("count")), &table), Some(json!(3)));
-        assert_eq!(resolve_ref(&reference(Select::Last, Some("count")), &table), Some(json!(4)));
-        assert_eq!(resolve_ref(&reference(Select::Index(0), Some("rows.0.id")), &table), Some(json!("a")));
-        assert_eq!(resolve_ref(&reference(Select::All, None), &table).unwrap().as_array().unwrap().len(), 2);
+        assert_eq!(
+            resolve_ref(&reference(Select::First, Some("count")), &table),
+            Some(json!(3))
+        );
+        assert_eq!(
+            resolve_ref(&reference(Select::Last, Some("count")), &table),
+            Some(json!(4))
+        );
+        assert_eq!(
+            resolve_ref(&reference(Select::Index(0), Some("rows.0.id")), &table),
+            Some(json!("a"))
+        );
+        assert_eq!(
+            resolve_ref(&reference(Select::All, None), &table)
+                .unwrap()
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
         assert_eq!(resolve_ref(&reference(Select::Index(2), None), &table), None);
-        assert_eq!(resolve_ref(&reference(Select::First, Some("rows.constructor")), &table), None);
+        assert_eq!(
+            resolve_ref(&reference(Select::First, Some("rows.constructor")), &table),
+            None
+        );
         assert_eq!(resolve_ref(&reference(Select::First, Some("count.x")), &table), None);
     }
 
@@ -289,8 +314,14 @@ mod tests {
     #[test]
     fn missing_values_fail_or_are_omitted() {
         let mut args = BTreeMap::new();
-        args.insert("n".to_owned(), StagedValue::NodeRef(reference(Select::First, Some("count"))));
-        args.insert("gone".to_owned(), StagedValue::NodeRef(reference(Select::First, Some("nope"))));
+        args.insert(
+            "n".to_owned(),
+            StagedValue::NodeRef(reference(Select::First, Some("count"))),
+        );
+        args.insert(
+            "gone".to_owned(),
+            StagedValue::NodeRef(reference(Select::First, Some("nope"))),
+        );
         let missing = resolve_args(&args, &table(), OnMissingValue::Fail).unwrap_err();
         assert_eq!((missing.at.as_str(), missing.node.as_str()), ("gone", "fetch"));
         let omitted = resolve_args(&args, &table(), OnMissingValue::Omit).unwrap();
@@ -328,7 +359,10 @@ mod tests {
             field_type: FieldType::String { max_bytes: None },
         }];
         assert_eq!(result_items(json!("hi"), &declared), vec![json!({"text": "hi"})]);
-        assert_eq!(result_items(json!([{"a": 1}, 2]), &declared), vec![json!({"a": 1}), json!({"value": 2})]);
+        assert_eq!(
+            result_items(json!([{"a": 1}, 2]), &declared),
+            vec![json!({"a": 1}), json!({"value": 2})]
+        );
         assert_eq!(result_items(json!({"a": 1}), &[]), vec![json!({"a": 1})]);
     }
 }

@@ -123,7 +123,10 @@ impl RunState {
                 }
             }
             RunEvent::NodeSettled {
-                frame, outcome, verdict, ..
+                frame,
+                outcome,
+                verdict,
+                ..
             } => {
                 let Some((key, record)) = self.frames.get_key_value(frame.as_str()) else {
                     return;

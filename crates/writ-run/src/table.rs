@@ -99,8 +99,14 @@ mod tests {
     fn the_first_output_of_a_node_is_the_earliest_tables() {
         let left = Table::default().with("c:e1:a".into(), output("c", json!("left")));
         let right = Table::default().with("c:e1:b".into(), output("c", json!("right")));
-        assert_eq!(Table::union([&left, &right]).first_of("c").unwrap().items, vec![json!("left")]);
-        assert_eq!(Table::union([&right, &left]).first_of("c").unwrap().items, vec![json!("right")]);
+        assert_eq!(
+            Table::union([&left, &right]).first_of("c").unwrap().items,
+            vec![json!("left")]
+        );
+        assert_eq!(
+            Table::union([&right, &left]).first_of("c").unwrap().items,
+            vec![json!("right")]
+        );
         let keys: Vec<_> = Table::union([&right, &left])
             .sorted()
             .into_iter()

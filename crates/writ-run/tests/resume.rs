@@ -17,8 +17,22 @@ fn plan_with(replay_safe: bool, on_indeterminate: &str) -> Json {
         "acting",
         json!([]),
         &[
-            ("act", "call", call("act", json!({"what": "send"}), json!([{"path": "sent", "type": "boolean"}]), replay_safe, on_indeterminate)),
-            ("report", "call", call("report", json!({"done": true}), json!([]), true, "retry")),
+            (
+                "act",
+                "call",
+                call(
+                    "act",
+                    json!({"what": "send"}),
+                    json!([{"path": "sent", "type": "boolean"}]),
+                    replay_safe,
+                    on_indeterminate,
+                ),
+            ),
+            (
+                "report",
+                "call",
+                call("report", json!({"done": true}), json!([]), true, "retry"),
+            ),
         ],
         &[("e0", "entry", "act", "always"), ("e1", "act", "report", "always")],
     )
@@ -32,22 +46,28 @@ async fn interrupted(replay_safe: bool, on_indeterminate: &str) -> (Arc<MemorySt
     let slow_first = {
         let first = first.clone();
         let calls = calls.clone();
-        Arc::new(writ_tools::FnTool::new(act_spec(), move |call: writ_tools::ToolCall| {
-            let slow = first.swap(false, std::sync::atomic::Ordering::SeqCst);
-            let act = act.clone();
-            let _ = &calls;
-            async move {
-                if slow {
-                    // Record the call, then hang as a tool does when its process is killed.
-                    let _ = writ_tools::Tool::call(&*act, call).await;
-                    tokio::time::sleep(Duration::from_secs(60)).await;
-                    unreachable!("the run is aborted first");
+        Arc::new(writ_tools::FnTool::new(
+            act_spec(),
+            move |call: writ_tools::ToolCall| {
+                let slow = first.swap(false, std::sync::atomic::Ordering::SeqCst);
+                let act = act.clone();
+                let _ = &calls;
+                async move {
+                    if slow {
+                        // Record the call, then hang as a tool does when its process is killed.
+                        let _ = writ_tools::Tool::call(&*act, call).await;
+                        tokio::time::sleep(Duration::from_secs(60)).await;
+                        unreachable!("the run is aborted first");
+                    }
+                    writ_tools::Tool::call(&*act, call).await
                 }
-                writ_tools::Tool::call(&*act, call).await
-            }
-        }))
+            },
+        ))
     };
-    let tools = toolbox(vec![slow_first, tool(&calls, "report", None, Duration::ZERO, |_| Ok(json!({})))]);
+    let tools = toolbox(vec![
+        slow_first,
+        tool(&calls, "report", None, Duration::ZERO, |_| Ok(json!({}))),
+    ]);
     let store = Arc::new(MemoryStore::new());
     let plan_id = approve(&*store, &plan_with(replay_safe, on_indeterminate), &tools);
     let abort = Abort::new();
@@ -85,7 +105,10 @@ fn act_spec() -> writ_tools::ToolSpec {
 #[tokio::test]
 async fn a_replay_safe_call_is_retried_with_the_same_idempotency_key() {
     let (store, tools, calls) = interrupted(true, "retry").await;
-    let view = runtime(&store, &tools, "second").resume("run-1", &Abort::new()).await.unwrap();
+    let view = runtime(&store, &tools, "second")
+        .resume("run-1", &Abort::new())
+        .await
+        .unwrap();
     assert_eq!(view.outcome, Some(RunOutcome::Completed), "{view:?}");
     let acts: Vec<_> = calls.all().into_iter().filter(|(name, _, _)| name == "act").collect();
     assert_eq!(acts.len(), 2);
@@ -100,7 +123,10 @@ async fn a_replay_safe_call_is_retried_with_the_same_idempotency_key() {
 async fn a_call_that_is_not_replay_safe_is_never_called_twice() {
     for policy in ["halt", "skip"] {
         let (store, tools, calls) = interrupted(false, policy).await;
-        let view = runtime(&store, &tools, "second").resume("run-1", &Abort::new()).await.unwrap();
+        let view = runtime(&store, &tools, "second")
+            .resume("run-1", &Abort::new())
+            .await
+            .unwrap();
         assert_eq!(calls.count("act"), 1, "{policy}");
         assert_eq!(calls.count("report"), 0, "{policy}");
         if policy == "halt" {
@@ -109,7 +135,10 @@ async fn a_call_that_is_not_replay_safe_is_never_called_twice() {
             assert_eq!(interruption.cause, "indeterminate_halt");
             assert_eq!(interruption.node_id.as_deref(), Some("act"));
             // Halting again on every resume, until a person decides.
-            let again = runtime(&store, &tools, "third").resume("run-1", &Abort::new()).await.unwrap();
+            let again = runtime(&store, &tools, "third")
+                .resume("run-1", &Abort::new())
+                .await
+                .unwrap();
             assert_eq!(again.outcome, Some(RunOutcome::Halted));
             assert_eq!(calls.count("act"), 1);
         } else {
@@ -122,21 +151,37 @@ async fn a_call_that_is_not_replay_safe_is_never_called_twice() {
 #[tokio::test]
 async fn a_run_driven_by_a_live_process_cannot_be_resumed_and_a_dead_ones_can() {
     let (store, tools, calls) = interrupted(true, "retry").await;
-    store.acquire_run("run-1", "someone-else", Duration::from_secs(60)).unwrap();
-    let refused = runtime(&store, &tools, "second").resume("run-1", &Abort::new()).await.unwrap_err();
+    store
+        .acquire_run("run-1", "someone-else", Duration::from_secs(60))
+        .unwrap();
+    let refused = runtime(&store, &tools, "second")
+        .resume("run-1", &Abort::new())
+        .await
+        .unwrap_err();
     assert_eq!(refused.code(), "run_in_use");
     assert!(refused.to_string().contains("someone-else"));
     assert_eq!(store.read_run("run-1").unwrap().status.name(), "interrupted");
 
     // A lease that ran out is a dead process's: the run can be taken over.
-    store.acquire_run("run-1", "someone-else", Duration::from_millis(1)).unwrap();
+    store
+        .acquire_run("run-1", "someone-else", Duration::from_millis(1))
+        .unwrap();
     tokio::time::sleep(Duration::from_millis(20)).await;
-    let view = runtime(&store, &tools, "second").resume("run-1", &Abort::new()).await.unwrap();
+    let view = runtime(&store, &tools, "second")
+        .resume("run-1", &Abort::new())
+        .await
+        .unwrap();
     assert_eq!(view.outcome, Some(RunOutcome::Completed));
     assert_eq!(calls.count("report"), 1);
     // The process it was taken from can no longer write.
     let refused = store
-        .append_run_events("someone-else", &[writ_store::RunBatch { run_id: "run-1", events: &[] }])
+        .append_run_events(
+            "someone-else",
+            &[writ_store::RunBatch {
+                run_id: "run-1",
+                events: &[],
+            }],
+        )
         .unwrap_err();
     assert_eq!(refused.code(), "lease_lost");
 }

@@ -25,7 +25,17 @@ fn linear_plan() -> Json {
         "linear",
         json!([{"path": "topic", "type": "string", "maxBytes": 20}]),
         &[
-            ("list", "call", call("list", json!({"dir": "/q3"}), json!([{"path": "count", "type": "number"}]), true, "retry")),
+            (
+                "list",
+                "call",
+                call(
+                    "list",
+                    json!({"dir": "/q3"}),
+                    json!([{"path": "count", "type": "number"}]),
+                    true,
+                    "retry",
+                ),
+            ),
             (
                 "report",
                 "call",
@@ -60,10 +70,16 @@ async fn a_linear_plan_runs_with_resolved_references_and_idempotency_keys() {
     let outputs = outputs(&view);
     assert_eq!(outputs["entry:"], vec![json!({"topic": "sales"})]);
     assert_eq!(outputs["list:e2:e0"], vec![json!({"count": 3})]);
-    assert_eq!(outputs["report:e2:e0e2:e1"], vec![json!({"echo": {"label": "files", "n": 3}})]);
+    assert_eq!(
+        outputs["report:e2:e0e2:e1"],
+        vec![json!({"echo": {"label": "files", "n": 3}})]
+    );
     let all = calls.all();
     assert_eq!(all.len(), 2);
-    assert_eq!(all[1].2, writ_run::idempotency_key("run-1", "report:e2:e0e2:e1", all[1].1.as_object().unwrap()));
+    assert_eq!(
+        all[1].2,
+        writ_run::idempotency_key("run-1", "report:e2:e0e2:e1", all[1].1.as_object().unwrap())
+    );
     assert_ne!(all[0].2, all[1].2);
     // The key is also in the log, so a retry after a crash passes the same one.
     let events = store.read_run_events("run-1").unwrap();
@@ -101,9 +117,15 @@ async fn only_an_approved_plan_runs_and_a_refused_input_does_not_use_up_the_run(
         assert!(error.to_string().contains(problem), "{error}");
     }
     assert!(calls.all().is_empty());
-    let view = runtime.start(&plan_id, json!({"topic": "ok"}), None, &Abort::new()).await.unwrap();
+    let view = runtime
+        .start(&plan_id, json!({"topic": "ok"}), None, &Abort::new())
+        .await
+        .unwrap();
     assert_eq!(view.outcome, Some(RunOutcome::Completed));
-    let again = runtime.start(&plan_id, json!({"topic": "ok"}), None, &Abort::new()).await.unwrap_err();
+    let again = runtime
+        .start(&plan_id, json!({"topic": "ok"}), None, &Abort::new())
+        .await
+        .unwrap_err();
     assert_eq!(again.code(), "run_already_claimed");
 }
 
@@ -112,10 +134,32 @@ fn branch_plan(predicate: Json) -> Json {
         "branchy",
         json!([]),
         &[
-            ("list", "call", call("list", json!({}), json!([{"path": "count", "type": "number"}]), true, "retry")),
-            ("gate", "branch", json!({"evaluator": "structured", "predicate": predicate})),
-            ("yes", "call", call("echo", json!({"said": "yes"}), json!([]), true, "retry")),
-            ("no", "call", call("echo", json!({"said": "no"}), json!([]), true, "retry")),
+            (
+                "list",
+                "call",
+                call(
+                    "list",
+                    json!({}),
+                    json!([{"path": "count", "type": "number"}]),
+                    true,
+                    "retry",
+                ),
+            ),
+            (
+                "gate",
+                "branch",
+                json!({"evaluator": "structured", "predicate": predicate}),
+            ),
+            (
+                "yes",
+                "call",
+                call("echo", json!({"said": "yes"}), json!([]), true, "retry"),
+            ),
+            (
+                "no",
+                "call",
+                call("echo", json!({"said": "no"}), json!([]), true, "retry"),
+            ),
         ],
         &[
             ("e0", "entry", "list", "always"),
@@ -153,11 +197,33 @@ async fn a_predicate_fault_at_run_time_takes_the_default_route_and_is_recorded()
         "faulting",
         json!([]),
         &[
-            ("list", "call", call("list", json!({}), json!([{"path": "count", "type": "number"}]), true, "retry")),
+            (
+                "list",
+                "call",
+                call(
+                    "list",
+                    json!({}),
+                    json!([{"path": "count", "type": "number"}]),
+                    true,
+                    "retry",
+                ),
+            ),
             // Answers a label that is not a case: a fault, so the select takes its default.
-            ("size", "select", json!({"evaluator": "jexl", "cases": ["small", "large"], "predicate": "list.count > 1 ? 'huge' : 'small'"})),
-            ("small", "call", call("echo", json!({"took": "small"}), json!([]), true, "retry")),
-            ("other", "call", call("echo", json!({"took": "other"}), json!([]), true, "retry")),
+            (
+                "size",
+                "select",
+                json!({"evaluator": "jexl", "cases": ["small", "large"], "predicate": "list.count > 1 ? 'huge' : 'small'"}),
+            ),
+            (
+                "small",
+                "call",
+                call("echo", json!({"took": "small"}), json!([]), true, "retry"),
+            ),
+            (
+                "other",
+                "call",
+                call("echo", json!({"took": "other"}), json!([]), true, "retry"),
+            ),
         ],
         &[
             ("e0", "entry", "list", "always"),
@@ -175,7 +241,10 @@ async fn a_predicate_fault_at_run_time_takes_the_default_route_and_is_recorded()
     let verdict = size.verdict.as_ref().unwrap();
     assert_eq!(verdict["case"], Json::Null);
     assert_eq!(verdict["fault"]["kind"], json!("predicate-bad-result"), "{verdict}");
-    assert!(verdict["fault"]["message"].as_str().unwrap().contains("huge"), "{verdict}");
+    assert!(
+        verdict["fault"]["message"].as_str().unwrap().contains("huge"),
+        "{verdict}"
+    );
 }
 
 #[tokio::test]
@@ -188,16 +257,38 @@ async fn a_select_takes_its_case_or_its_default() {
             "selecting",
             json!([]),
             &[
-                ("list", "call", call("list", json!({}), json!([{"path": "count", "type": "number"}]), true, "retry")),
+                (
+                    "list",
+                    "call",
+                    call(
+                        "list",
+                        json!({}),
+                        json!([{"path": "count", "type": "number"}]),
+                        true,
+                        "retry",
+                    ),
+                ),
                 (
                     "size",
                     "select",
                     json!({"evaluator": "jexl", "cases": ["small", "large"],
                            "predicate": "list.count < 0 ? null : (list.count > 100 ? 'large' : 'small')"}),
                 ),
-                ("small", "call", call("echo", json!({"took": "small"}), json!([]), true, "retry")),
-                ("large", "call", call("echo", json!({"took": "large"}), json!([]), true, "retry")),
-                ("other", "call", call("echo", json!({"took": "other"}), json!([]), true, "retry")),
+                (
+                    "small",
+                    "call",
+                    call("echo", json!({"took": "small"}), json!([]), true, "retry"),
+                ),
+                (
+                    "large",
+                    "call",
+                    call("echo", json!({"took": "large"}), json!([]), true, "retry"),
+                ),
+                (
+                    "other",
+                    "call",
+                    call("echo", json!({"took": "other"}), json!([]), true, "retry"),
+                ),
             ],
             &[
                 ("e0", "entry", "list", "always"),
@@ -219,7 +310,11 @@ fn diamond(fork_at_entry: bool) -> Json {
         ("a", "call", call("echo", json!({"arm": "a"}), json!([]), true, "retry")),
         ("b", "call", call("echo", json!({"arm": "b"}), json!([]), true, "retry")),
         ("j", "join", json!({})),
-        ("after", "call", call("echo", json!({"arm": "after"}), json!([]), true, "retry")),
+        (
+            "after",
+            "call",
+            call("echo", json!({"arm": "after"}), json!([]), true, "retry"),
+        ),
     ];
     let mut edges = vec![
         ("e3", "a", "j", "always"),
@@ -229,7 +324,11 @@ fn diamond(fork_at_entry: bool) -> Json {
     if fork_at_entry {
         edges.extend([("e1", "entry", "a", "always"), ("e2", "entry", "b", "always")]);
     } else {
-        nodes.push(("start", "call", call("echo", json!({"arm": "start"}), json!([]), true, "retry")));
+        nodes.push((
+            "start",
+            "call",
+            call("echo", json!({"arm": "start"}), json!([]), true, "retry"),
+        ));
         edges.extend([
             ("e0", "entry", "start", "always"),
             ("e1", "start", "a", "always"),
@@ -296,7 +395,10 @@ fn wide_plan(width: usize, max_concurrent: u64) -> Json {
         .map(|i| (format!("w{i}"), call("slow", json!({"i": i}), json!([]), true, "retry")))
         .collect();
     let edges: Vec<(String, String)> = (0..width).map(|i| (format!("e{i}"), format!("w{i}"))).collect();
-    let node_refs: Vec<(&str, &str, Json)> = nodes.iter().map(|(id, def)| (id.as_str(), "call", def.clone())).collect();
+    let node_refs: Vec<(&str, &str, Json)> = nodes
+        .iter()
+        .map(|(id, def)| (id.as_str(), "call", def.clone()))
+        .collect();
     let edge_refs: Vec<(&str, &str, &str, &str)> = edges
         .iter()
         .map(|(id, to)| (id.as_str(), "entry", to.as_str(), "always"))
@@ -336,7 +438,10 @@ async fn max_steps_halts_the_run_and_a_resume_halts_again() {
     let json = view.to_json(None);
     assert_eq!(json["status"], "halted");
     assert!(json["halt"]["reason"].as_str().unwrap().starts_with("budget_exhausted"));
-    let resumed = runtime(&store, &tools, "test").resume("run-1", &Abort::new()).await.unwrap();
+    let resumed = runtime(&store, &tools, "test")
+        .resume("run-1", &Abort::new())
+        .await
+        .unwrap();
     assert_eq!(resumed.outcome, Some(RunOutcome::Halted));
     assert_eq!(calls.count("echo"), 0);
 }
@@ -344,7 +449,9 @@ async fn max_steps_halts_the_run_and_a_resume_halts_again() {
 #[tokio::test]
 async fn failures_follow_error_edges_or_fail_the_run() {
     let failing = |calls: &Calls| {
-        tool(calls, "list", None, Duration::ZERO, |_| Err(ToolError::failed("the disk is on fire")))
+        tool(calls, "list", None, Duration::ZERO, |_| {
+            Err(ToolError::failed("the disk is on fire"))
+        })
     };
     // Unhandled: the run fails, naming the node and the tool's message.
     let calls = Calls::default();
@@ -354,9 +461,15 @@ async fn failures_follow_error_edges_or_fail_the_run() {
     let view = start(&store, &tools, &plan_id, json!({"topic": "x"})).await;
     assert_eq!(view.outcome, Some(RunOutcome::Failed));
     let interruption = view.interruption.clone().unwrap();
-    assert_eq!((interruption.cause.as_str(), interruption.node_id.as_deref()), ("node_failed", Some("list")));
+    assert_eq!(
+        (interruption.cause.as_str(), interruption.node_id.as_deref()),
+        ("node_failed", Some("list"))
+    );
     assert!(interruption.detail.unwrap().contains("the disk is on fire"));
-    let resumed = runtime(&store, &tools, "other").resume("run-1", &Abort::new()).await.unwrap_err();
+    let resumed = runtime(&store, &tools, "other")
+        .resume("run-1", &Abort::new())
+        .await
+        .unwrap_err();
     assert_eq!(resumed.code(), "run_already_settled");
 
     // Handled: an error edge carries the run on.
@@ -364,9 +477,15 @@ async fn failures_follow_error_edges_or_fail_the_run() {
     let tools = toolbox(vec![failing(&calls), echo_tool(&calls, "echo")]);
     let store = Arc::new(MemoryStore::new());
     let mut document = linear_plan();
-    document["nodes"].as_array_mut().unwrap().push(json!({"id": "recover", "kind": "call",
+    document["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "recover", "kind": "call",
         "definition": call("echo", json!({"recovered": true}), json!([]), true, "retry")}));
-    document["edges"].as_array_mut().unwrap().push(json!({"id": "e9", "from": "list", "to": "recover", "handle": "error"}));
+    document["edges"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "e9", "from": "list", "to": "recover", "handle": "error"}));
     let plan_id = approve(&*store, &document, &tools);
     let view = start(&store, &tools, &plan_id, json!({"topic": "x"})).await;
     assert_eq!(view.outcome, Some(RunOutcome::Completed));
@@ -388,7 +507,13 @@ async fn declared_outputs_are_checked_and_missing_values_fail_or_are_omitted() {
     assert_eq!(view.outcome, Some(RunOutcome::Failed));
     let list = view.frames.iter().find(|frame| frame.node_id == "list").unwrap();
     assert_eq!(list.error.as_ref().unwrap().code, "invalid_output");
-    assert!(list.error.as_ref().unwrap().message.contains("\"count\" should be a number"));
+    assert!(
+        list.error
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("\"count\" should be a number")
+    );
 
     // The reference finds nothing: `fail` fails the call, `omit` drops the argument.
     for (policy, outcome, args) in [
@@ -417,13 +542,17 @@ async fn declared_outputs_are_checked_and_missing_values_fail_or_are_omitted() {
 async fn a_node_that_outlives_its_timeout_fails() {
     let calls = Calls::default();
     let tools = toolbox(vec![
-        tool(&calls, "list", None, Duration::from_secs(30), |_| Ok(json!({"count": 1}))),
+        tool(&calls, "list", None, Duration::from_secs(30), |_| {
+            Ok(json!({"count": 1}))
+        }),
         echo_tool(&calls, "echo"),
     ]);
     let store = Arc::new(MemoryStore::new());
     let plan_id = approve(&*store, &linear_plan(), &tools);
-    let mut options = writ_run::RunOptions::default();
-    options.node_timeout = Duration::from_millis(50);
+    let options = writ_run::RunOptions {
+        node_timeout: Duration::from_millis(50),
+        ..writ_run::RunOptions::default()
+    };
     let store_dyn: Arc<dyn RunStore> = store.clone();
     let view = writ_run::Runtime::new(store_dyn, tools, support::cells())
         .with_options(options)
