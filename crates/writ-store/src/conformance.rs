@@ -1,11 +1,14 @@
-//! The conformance suite every [`PlanStore`] passes: the store contract as cases, written once.
+//! The conformance suite every [`PlanStore`] and [`RunStore`] passes: the store contract as
+//! cases, written once.
 //!
 //! Each case is a public function taking a fresh, empty store;
-//! [`plan_store_conformance!`](crate::plan_store_conformance) turns the whole list into
-//! `#[test]`s for one implementation:
+//! [`plan_store_conformance!`](crate::plan_store_conformance) and
+//! [`run_store_conformance!`](crate::run_store_conformance) turn the whole lists into `#[test]`s
+//! for one implementation:
 //!
 //! ```text
 //! writ_store::plan_store_conformance!(Box::new(writ_store::MemoryStore::new()));
+//! writ_store::run_store_conformance!(Box::new(writ_store::MemoryStore::new()));
 //! ```
 //!
 //! The expression is evaluated once per case and must dereference to the store (a `Box`, or a
@@ -18,11 +21,13 @@
 //! The cases panic on a broken rule, as tests do; this module is meant for test code.
 
 use std::sync::Barrier;
+use std::time::Duration;
 
 use serde_json::{Value as Json, json};
-use writ_plan::{ApprovalRecord, AuthorityClaim, Op, PlanView, Provenance, Verb, digest};
+use writ_plan::{ApprovalRecord, AuthorityClaim, BranchId, Op, PlanView, Provenance, RouteSegment, Verb, digest};
 
-use crate::{NewPlan, PlanState, PlanStore, PlanSummary, StoreError};
+use crate::run::{FrameRef, NodeError, NodeOutcome, RunOutcome, RunStatus};
+use crate::{NewPlan, PlanState, PlanStore, PlanSummary, RunBatch, RunEvent, RunStore, RunSummary, StoreError};
 
 /// Expands to one `#[test]` per conformance case, each given a fresh store from `$make` (an
 /// expression dereferencing to a [`PlanStore`], evaluated once per case).
@@ -59,6 +64,35 @@ macro_rules! plan_store_conformance {
         );
     };
     (@cases $make:expr; $($case:ident),* $(,)?) => {
+        $crate::conformance_cases!($make; $($case),*);
+    };
+}
+
+/// Expands to one `#[test]` per run conformance case, each given a fresh store from `$make` (an
+/// expression dereferencing to a [`RunStore`], evaluated once per case).
+#[macro_export]
+macro_rules! run_store_conformance {
+    ($make:expr) => {
+        $crate::conformance_cases!($make;
+            a_claimed_run_starts_with_an_empty_log,
+            run_events_are_read_back_in_append_order,
+            a_batch_list_is_all_or_nothing,
+            acquire_takes_a_free_own_or_expired_lease,
+            a_taken_over_lease_fences_the_old_owner,
+            release_gives_the_lease_up,
+            status_follows_the_log_and_the_lease,
+            completed_and_failed_runs_stay_settled,
+            list_runs_orders_by_run_id_and_filters_by_plan,
+            a_missing_run_is_named,
+        );
+    };
+}
+
+/// The `#[test]`s of both conformance macros.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! conformance_cases {
+    ($make:expr; $($case:ident),* $(,)?) => {
         $(
             #[test]
             fn $case() {
@@ -658,4 +692,432 @@ pub fn list_gives_every_plan_by_id(store: &impl PlanStore) {
     let a = editable(store, "plan-a");
     let c = store.clone_plan("plan-a", "plan-c", Some(1)).expect("clone");
     assert_eq!(store.list().expect("list"), [a, b, c]);
+}
+
+// Runs.
+
+/// A lease long enough never to run out during a case.
+const LONG: Duration = Duration::from_secs(600);
+
+/// A lease that runs out during a case: cases that need it expired sleep [`EXPIRED`].
+const SHORT: Duration = Duration::from_millis(50);
+
+/// Long enough past [`SHORT`] for its lease to have run out.
+const EXPIRED: Duration = Duration::from_millis(120);
+
+fn claimed(store: &impl RunStore, plan_id: &str, run_id: &str) -> PlanSummary {
+    let executable = approved(store, plan_id);
+    store.claim_run(plan_id, &executable.digest, run_id).expect("claim")
+}
+
+fn frame(node_id: &str, edges: &[&str]) -> FrameRef {
+    FrameRef {
+        node_id: node_id.into(),
+        kind: if node_id == "entry" { "entry" } else { "call" }.into(),
+        branch_id: BranchId {
+            segments: edges.iter().map(|edge| RouteSegment::Edge((*edge).into())).collect(),
+        },
+        via_edge_id: edges.last().map(|edge| (*edge).into()),
+    }
+}
+
+fn started(run_id: &str, plan_id: &str) -> RunEvent {
+    RunEvent::RunStarted {
+        run_id: run_id.into(),
+        plan_id: plan_id.into(),
+        digest: "00".into(),
+        input: json!({"folder": "a scratch folder"}),
+        at: 1,
+    }
+}
+
+fn entered(frame: &FrameRef) -> RunEvent {
+    RunEvent::NodeEntered {
+        frame: frame.clone(),
+        parents: vec![],
+        idempotency_key: (frame.kind == "call").then(|| format!("key-{}", frame.key())),
+        at: 2,
+    }
+}
+
+fn settled(frame: &FrameRef, outcome: NodeOutcome) -> RunEvent {
+    RunEvent::NodeSettled {
+        frame: frame.key(),
+        outcome,
+        verdict: None,
+        host_reads: vec![],
+        attempts: None,
+        at: 3,
+    }
+}
+
+fn ok(output: Json) -> NodeOutcome {
+    NodeOutcome::Ok { output: vec![output] }
+}
+
+fn failed() -> NodeOutcome {
+    NodeOutcome::Failed {
+        handled: false,
+        error: NodeError {
+            code: "tool_failed".into(),
+            message: "the tool answered 500".into(),
+        },
+    }
+}
+
+fn run_settled(outcome: RunOutcome) -> RunEvent {
+    RunEvent::RunSettled { outcome, at: 9 }
+}
+
+/// A run's first events: started, the entry entered and settled, the edge to `fetch_report`.
+fn opening(run_id: &str, plan_id: &str) -> Vec<RunEvent> {
+    let entry = frame("entry", &[]);
+    vec![
+        started(run_id, plan_id),
+        entered(&entry),
+        settled(&entry, ok(json!({"folder": "a scratch folder"}))),
+        RunEvent::EdgeTaken {
+            edge_id: "e0".into(),
+            handle: "always".into(),
+            from: entry.key(),
+            to: frame("fetch_report", &["e0"]),
+            at: 4,
+        },
+    ]
+}
+
+fn append(store: &impl RunStore, owner: &str, run_id: &str, events: &[RunEvent]) -> Result<(), StoreError> {
+    store.append_run_events(owner, &[RunBatch { run_id, events }])
+}
+
+fn status(store: &impl RunStore, run_id: &str) -> RunStatus {
+    store.read_run(run_id).expect("read run").status
+}
+
+/// A claimed run exists with an empty log, belongs to its plan, and is listed; nobody holds its
+/// lease until one acquires it.
+pub fn a_claimed_run_starts_with_an_empty_log(store: &impl RunStore) {
+    claimed(store, "plan-a", "run-1");
+    let summary = store.read_run("run-1").expect("read run");
+    assert_eq!(
+        summary,
+        RunSummary {
+            run_id: "run-1".into(),
+            plan_id: "plan-a".into(),
+            status: RunStatus::Abandoned,
+            events: 0,
+        }
+    );
+    assert_eq!(store.read_run_events("run-1").expect("events"), []);
+    assert_eq!(store.list_runs(None).expect("list"), [summary]);
+    let acquired = store.acquire_run("run-1", "w1", LONG).expect("acquire");
+    assert_eq!((acquired.status, acquired.events), (RunStatus::Running, 0));
+}
+
+/// Batches are read back in the order appended, one batch after another and batch by batch in
+/// one call; the event count follows. Events read back equal those written, field for field.
+pub fn run_events_are_read_back_in_append_order(store: &impl RunStore) {
+    claimed(store, "plan-a", "run-1");
+    store.acquire_run("run-1", "w1", LONG).expect("acquire");
+    let mut log = opening("run-1", "plan-a");
+    append(store, "w1", "run-1", &log[..1]).expect("append");
+    append(store, "w1", "run-1", &[]).expect("an empty batch");
+    let fetch = frame("fetch_report", &["e0"]);
+    let tail = [
+        entered(&fetch),
+        settled(&fetch, ok(json!({"rows": [1, 2.5, "three", null, {"nested": [true]}]}))),
+    ];
+    store
+        .append_run_events(
+            "w1",
+            &[
+                RunBatch {
+                    run_id: "run-1",
+                    events: &log[1..],
+                },
+                RunBatch {
+                    run_id: "run-1",
+                    events: &tail,
+                },
+            ],
+        )
+        .expect("append two batches at once");
+    log.extend(tail);
+    assert_eq!(store.read_run_events("run-1").expect("events"), log);
+    let summary = store.read_run("run-1").expect("read run");
+    assert_eq!((summary.events, summary.status), (6, RunStatus::Running));
+}
+
+/// A list of batches commits whole or not at all: one missing run, or one run whose lease
+/// another owner holds, and none of the batches — the other runs' included — is appended.
+pub fn a_batch_list_is_all_or_nothing(store: &impl RunStore) {
+    claimed(store, "plan-a", "run-1");
+    claimed(store, "plan-b", "run-2");
+    claimed(store, "plan-c", "run-3");
+    store.acquire_run("run-1", "w1", LONG).expect("acquire");
+    store.acquire_run("run-2", "w1", LONG).expect("acquire");
+    store.acquire_run("run-3", "w2", LONG).expect("acquire");
+    let one = opening("run-1", "plan-a");
+    let two = opening("run-2", "plan-b");
+    let missing = store.append_run_events(
+        "w1",
+        &[
+            RunBatch {
+                run_id: "run-1",
+                events: &one,
+            },
+            RunBatch {
+                run_id: "run-2",
+                events: &two,
+            },
+            RunBatch {
+                run_id: "run-x",
+                events: &two,
+            },
+        ],
+    );
+    assert_eq!(missing, Err(StoreError::RunMissing { run_id: "run-x".into() }));
+    let foreign = store.append_run_events(
+        "w1",
+        &[
+            RunBatch {
+                run_id: "run-1",
+                events: &one,
+            },
+            RunBatch {
+                run_id: "run-3",
+                events: &two,
+            },
+            RunBatch {
+                run_id: "run-2",
+                events: &two,
+            },
+        ],
+    );
+    assert_eq!(
+        foreign,
+        Err(StoreError::LeaseLost {
+            run_id: "run-3".into(),
+            owner: Some("w2".into())
+        })
+    );
+    for run_id in ["run-1", "run-2", "run-3"] {
+        assert_eq!(store.read_run_events(run_id).expect("events"), [], "{run_id}");
+        assert_eq!(store.read_run(run_id).expect("read run").events, 0, "{run_id}");
+    }
+    store
+        .append_run_events(
+            "w1",
+            &[
+                RunBatch {
+                    run_id: "run-2",
+                    events: &two,
+                },
+                RunBatch {
+                    run_id: "run-1",
+                    events: &one,
+                },
+            ],
+        )
+        .expect("append to both");
+    assert_eq!(store.read_run_events("run-1").expect("events"), one);
+    assert_eq!(store.read_run_events("run-2").expect("events"), two);
+}
+
+/// Acquire takes a free lease, renews the caller's own, and takes one that ran out; a live
+/// lease of another owner refuses it with `run_in_use`, naming the owner.
+pub fn acquire_takes_a_free_own_or_expired_lease(store: &impl RunStore) {
+    claimed(store, "plan-a", "run-1");
+    store.acquire_run("run-1", "w1", SHORT).expect("a free lease");
+    store.acquire_run("run-1", "w1", LONG).expect("the caller's own lease");
+    let error = store.acquire_run("run-1", "w2", LONG).unwrap_err();
+    let StoreError::RunInUse {
+        run_id,
+        owner,
+        expires_in_ms,
+    } = &error
+    else {
+        panic!("expected run_in_use, got {error:?}")
+    };
+    assert_eq!((run_id.as_str(), owner.as_str()), ("run-1", "w1"));
+    assert!(*expires_in_ms > 0 && *expires_in_ms <= 600_000, "{error}");
+    assert!(error.to_string().contains("w1"), "{error}");
+    store.renew_run("run-1", "w1", SHORT).expect("renew");
+    std::thread::sleep(EXPIRED);
+    let taken = store.acquire_run("run-1", "w2", LONG).expect("an expired lease");
+    assert_eq!(taken.status, RunStatus::Running);
+}
+
+/// Once another owner took a lease over, the old owner can neither renew it nor append, and
+/// `lease_lost` names the new owner; the new owner appends.
+pub fn a_taken_over_lease_fences_the_old_owner(store: &impl RunStore) {
+    claimed(store, "plan-a", "run-1");
+    store.acquire_run("run-1", "w1", SHORT).expect("acquire");
+    let log = opening("run-1", "plan-a");
+    append(store, "w1", "run-1", &log[..2]).expect("append");
+    std::thread::sleep(EXPIRED);
+    append(store, "w1", "run-1", &log[2..3]).expect("an expired lease nobody took is still held");
+    store.acquire_run("run-1", "w2", LONG).expect("take over");
+    let lost = StoreError::LeaseLost {
+        run_id: "run-1".into(),
+        owner: Some("w2".into()),
+    };
+    assert_eq!(store.renew_run("run-1", "w1", LONG), Err(lost.clone()));
+    assert_eq!(append(store, "w1", "run-1", &log[3..]), Err(lost));
+    assert_eq!(store.read_run("run-1").expect("read run").events, 3);
+    append(store, "w2", "run-1", &log[3..]).expect("the new owner appends");
+    assert_eq!(store.read_run_events("run-1").expect("events"), log);
+    assert_eq!(
+        code(store.acquire_run("run-1", "w1", LONG)),
+        "run_in_use",
+        "the old owner cannot take it back while the new one holds it"
+    );
+}
+
+/// Release gives the lease up: another owner may acquire at once; releasing a lease the caller
+/// does not hold changes nothing; after release nobody may append until one acquires.
+pub fn release_gives_the_lease_up(store: &impl RunStore) {
+    claimed(store, "plan-a", "run-1");
+    store.acquire_run("run-1", "w1", LONG).expect("acquire");
+    store.release_run("run-1", "w2").expect("a no-op");
+    assert_eq!(code(store.acquire_run("run-1", "w2", LONG)), "run_in_use");
+    assert_eq!(status(store, "run-1"), RunStatus::Running);
+    store.release_run("run-1", "w1").expect("release");
+    assert_eq!(status(store, "run-1"), RunStatus::Abandoned);
+    assert_eq!(
+        append(store, "w1", "run-1", &opening("run-1", "plan-a")),
+        Err(StoreError::LeaseLost {
+            run_id: "run-1".into(),
+            owner: None
+        })
+    );
+    assert_eq!(code(store.renew_run("run-1", "w1", LONG)), "lease_lost");
+    store.acquire_run("run-1", "w2", LONG).expect("acquire after release");
+    store.release_run("run-1", "w2").expect("release");
+    store.release_run("run-1", "w2").expect("released twice");
+}
+
+/// Status is derived from the log's last event and the lease: running while a live lease is
+/// held and no `run_settled` ends the log; the outcome once one does (lease or none);
+/// abandoned when the lease ran out or was given up first. A halted run resumed has events past
+/// its `run_settled` and is running again.
+pub fn status_follows_the_log_and_the_lease(store: &impl RunStore) {
+    claimed(store, "plan-a", "run-1");
+    store.acquire_run("run-1", "w1", SHORT).expect("acquire");
+    let mut log = opening("run-1", "plan-a");
+    append(store, "w1", "run-1", &log).expect("append");
+    assert_eq!(status(store, "run-1"), RunStatus::Running);
+    std::thread::sleep(EXPIRED);
+    assert_eq!(status(store, "run-1"), RunStatus::Abandoned, "its lease ran out");
+    let resumed = store.acquire_run("run-1", "w2", LONG).expect("resume");
+    assert_eq!((resumed.status, resumed.events), (RunStatus::Running, 4));
+    let halt = [
+        RunEvent::RunInterrupted {
+            cause: "budget_exhausted".into(),
+            node_id: None,
+            detail: Some("maxSteps of 4 reached".into()),
+            at: 8,
+        },
+        run_settled(RunOutcome::Halted),
+    ];
+    append(store, "w2", "run-1", &halt).expect("halt");
+    log.extend(halt);
+    assert_eq!(status(store, "run-1"), RunStatus::Settled(RunOutcome::Halted));
+    store.release_run("run-1", "w2").expect("release");
+    assert_eq!(status(store, "run-1"), RunStatus::Settled(RunOutcome::Halted));
+    let again = store.acquire_run("run-1", "w3", LONG).expect("a halted run is resumed");
+    assert_eq!(again.status, RunStatus::Settled(RunOutcome::Halted));
+    let fetch = frame("fetch_report", &["e0"]);
+    append(store, "w3", "run-1", &[entered(&fetch)]).expect("append");
+    log.push(entered(&fetch));
+    assert_eq!(status(store, "run-1"), RunStatus::Running, "events past run_settled");
+    store.release_run("run-1", "w3").expect("release");
+    assert_eq!(status(store, "run-1"), RunStatus::Abandoned);
+    store.acquire_run("run-1", "w3", LONG).expect("acquire");
+    append(store, "w3", "run-1", &[run_settled(RunOutcome::Interrupted)]).expect("abort");
+    log.push(run_settled(RunOutcome::Interrupted));
+    assert_eq!(status(store, "run-1"), RunStatus::Settled(RunOutcome::Interrupted));
+    store
+        .acquire_run("run-1", "w3", LONG)
+        .expect("an interrupted run is resumed");
+    let summary = store.read_run("run-1").expect("read run");
+    assert_eq!(summary.events, 8);
+    assert_eq!(store.read_run_events("run-1").expect("events"), log);
+}
+
+/// A run whose log ends in `run_settled` completed or failed cannot be acquired again, by
+/// anyone, its last owner included (`run_already_settled`, naming the outcome).
+pub fn completed_and_failed_runs_stay_settled(store: &impl RunStore) {
+    for (plan_id, run_id, outcome) in [
+        ("plan-a", "run-1", RunOutcome::Completed),
+        ("plan-b", "run-2", RunOutcome::Failed),
+    ] {
+        claimed(store, plan_id, run_id);
+        store.acquire_run(run_id, "w1", LONG).expect("acquire");
+        let mut log = opening(run_id, plan_id);
+        if outcome == RunOutcome::Failed {
+            let fetch = frame("fetch_report", &["e0"]);
+            log.extend([entered(&fetch), settled(&fetch, failed())]);
+        }
+        log.push(run_settled(outcome));
+        append(store, "w1", run_id, &log).expect("append");
+        assert_eq!(status(store, run_id), RunStatus::Settled(outcome));
+        for owner in ["w1", "w2"] {
+            let error = store.acquire_run(run_id, owner, LONG).unwrap_err();
+            assert_eq!(
+                error,
+                StoreError::RunAlreadySettled {
+                    run_id: run_id.into(),
+                    outcome: outcome.name()
+                }
+            );
+        }
+        store.release_run(run_id, "w1").expect("release");
+        assert_eq!(code(store.acquire_run(run_id, "w2", LONG)), "run_already_settled");
+        assert_eq!(status(store, run_id), RunStatus::Settled(outcome));
+    }
+}
+
+/// `list_runs` gives every run ordered by run id (byte order), or one plan's; each summary
+/// names its plan, status and event count.
+pub fn list_runs_orders_by_run_id_and_filters_by_plan(store: &impl RunStore) {
+    assert_eq!(store.list_runs(None).expect("list"), []);
+    claimed(store, "plan-a", "run-c");
+    claimed(store, "plan-b", "run-a");
+    claimed(store, "plan-c", "run-B");
+    approved(store, "plan-d");
+    store.acquire_run("run-a", "w1", LONG).expect("acquire");
+    append(store, "w1", "run-a", &opening("run-a", "plan-b")).expect("append");
+    let all = store.list_runs(None).expect("list");
+    let ids: Vec<&str> = all.iter().map(|run| run.run_id.as_str()).collect();
+    assert_eq!(ids, ["run-B", "run-a", "run-c"]);
+    assert_eq!(
+        all[1],
+        RunSummary {
+            run_id: "run-a".into(),
+            plan_id: "plan-b".into(),
+            status: RunStatus::Running,
+            events: 4,
+        }
+    );
+    assert_eq!((all[0].plan_id.as_str(), all[0].events), ("plan-c", 0));
+    for summary in &all {
+        assert_eq!(&store.read_run(&summary.run_id).expect("read run"), summary);
+    }
+    assert_eq!(store.list_runs(Some("plan-a")).expect("list"), [all[2].clone()]);
+    assert_eq!(store.list_runs(Some("plan-d")).expect("list"), []);
+    assert_eq!(store.list_runs(Some("plan-x")).expect("list"), []);
+}
+
+/// Every run call on a run id no plan claimed is refused with `run_missing`, naming it.
+pub fn a_missing_run_is_named(store: &impl RunStore) {
+    claimed(store, "plan-a", "run-1");
+    assert_eq!(code(store.acquire_run("run-x", "w1", LONG)), "run_missing");
+    assert_eq!(code(store.renew_run("run-x", "w1", LONG)), "run_missing");
+    assert_eq!(code(store.release_run("run-x", "w1")), "run_missing");
+    assert_eq!(code(append(store, "w1", "run-x", &[])), "run_missing");
+    assert_eq!(code(store.read_run_events("run-x")), "run_missing");
+    assert_eq!(code(store.read_run("run-x")), "run_missing");
+    let error = store.read_run("run-x").unwrap_err();
+    assert!(error.to_string().contains("run-x"), "{error}");
 }

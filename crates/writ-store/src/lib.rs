@@ -31,7 +31,7 @@ use writ_plan::{ApprovalRecord, Op, PlanView, Provenance};
 pub use error::StoreError;
 pub use memory::MemoryStore;
 pub use run::{RunBatch, RunEvent, RunStore, RunSummary};
-pub use sqlite::{BUSY_TIMEOUT, SqliteStore};
+pub use sqlite::{BUSY_TIMEOUT, Durability, SqliteStore};
 
 /// Where a plan is in its lifecycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

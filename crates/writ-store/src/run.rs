@@ -141,6 +141,18 @@ impl RunOutcome {
         }
     }
 
+    /// The outcome with this wire name.
+    pub(crate) fn from_name(name: &str) -> Option<RunOutcome> {
+        [
+            RunOutcome::Completed,
+            RunOutcome::Halted,
+            RunOutcome::Failed,
+            RunOutcome::Interrupted,
+        ]
+        .into_iter()
+        .find(|outcome| outcome.name() == name)
+    }
+
     /// Whether a run that ended so may be resumed.
     pub fn resumable(self) -> bool {
         matches!(self, RunOutcome::Halted | RunOutcome::Interrupted)

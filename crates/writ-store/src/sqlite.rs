@@ -1,17 +1,24 @@
-//! The embedded plan store: one SQLite file.
+//! The embedded plan and run store: one SQLite file.
 //!
 //! Every mutation is one `BEGIN IMMEDIATE` transaction, which takes the database's write lock
 //! before it reads, so two writers — threads sharing a store, or processes sharing the file —
 //! never decide on the same state; the one run claim is also a conditional update under a
-//! unique constraint. The file is in WAL mode, so readers do not wait for a writer, and a
-//! writer that finds the lock taken waits up to [`BUSY_TIMEOUT`] before giving up with
-//! `store_unavailable`.
+//! unique constraint, and a run's lease is checked inside the transaction that appends to it.
+//! The file is in WAL mode, so readers do not wait for a writer, and a writer that finds the
+//! lock taken waits up to [`BUSY_TIMEOUT`] before giving up with `store_unavailable`. How much
+//! a commit survives is the store's [`Durability`].
 //!
-//! Schema (version 1, recorded in `writ_schema`):
+//! Schema (version 2, recorded in `writ_schema`; a version-1 file is migrated when opened):
 //! - `plans(plan_id PRIMARY KEY, state, label, provenance, frozen_digest, approval, run_id
 //!   UNIQUE)`, provenance and approval as their JSON wire forms;
 //! - `plan_ops(plan_id, seq, op_id, op, PRIMARY KEY (plan_id, seq), UNIQUE (plan_id, op_id))`,
-//!   each op as its JSON wire form, `seq` counting from 0 in append order.
+//!   each op as its JSON wire form, `seq` counting from 0 in append order;
+//! - `runs(run_id PRIMARY KEY, plan_id, lease_owner, lease_until_ms, events, settled)`, one row
+//!   per claimed run, written in the claim's transaction: the lease, the number of events, and
+//!   the outcome of the last event when it is a `run_settled` (else NULL), both kept in the
+//!   transaction that appends, so a run's status is read without reading its log;
+//! - `run_events(run_id, seq, event, PRIMARY KEY (run_id, seq))`, each event as its JSON wire
+//!   form ([`RunEvent::to_json_string`]), `seq` counting from 0 in append order.
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
@@ -22,15 +29,18 @@ use serde_json::Value as Json;
 use writ_plan::{ApprovalRecord, Op, Provenance};
 
 use crate::rules::{self, Record};
+use crate::run::{self, Lease, RunBatch, RunEvent, RunOutcome, RunStore, RunSummary};
 use crate::{NewPlan, PlanState, PlanStore, PlanSummary, StoreError, StoredPlan};
 
 /// How long a call waits for another writer's lock before it fails with `store_unavailable`.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The schema version this writ writes and reads.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
-const SCHEMA: &str = "
+/// Version 1: plans and their op logs. A new file is made by this and every migration after it,
+/// so a new file and a migrated one are the same.
+const SCHEMA_V1: &str = "
 CREATE TABLE plans (
     plan_id TEXT PRIMARY KEY NOT NULL,
     state TEXT NOT NULL CHECK (state IN ('editable', 'reviewable', 'executable')),
@@ -50,8 +60,48 @@ CREATE TABLE plan_ops (
 );
 ";
 
-/// A [`PlanStore`] in one SQLite file, safe to share between threads and to open from several
-/// processes at once.
+/// Version 1 to 2: runs and their event logs. Every run a version-1 file claimed gets its row,
+/// with an empty log and no lease.
+const MIGRATE_V2: &str = "
+CREATE TABLE runs (
+    run_id TEXT PRIMARY KEY NOT NULL,
+    plan_id TEXT NOT NULL REFERENCES plans (plan_id),
+    lease_owner TEXT,
+    lease_until_ms INTEGER,
+    events INTEGER NOT NULL DEFAULT 0,
+    settled TEXT
+);
+CREATE INDEX runs_by_plan ON runs (plan_id, run_id);
+CREATE TABLE run_events (
+    run_id TEXT NOT NULL REFERENCES runs (run_id),
+    seq INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+INSERT INTO runs (run_id, plan_id) SELECT run_id, plan_id FROM plans WHERE run_id IS NOT NULL;
+";
+
+/// What a committed transaction survives, and what that costs. Both modes keep the file
+/// consistent whatever happens: a crash, at any moment, loses whole transactions or nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Durability {
+    /// A commit survives the process being killed (`SIGKILL`, a panic, an abort) as soon as the
+    /// call returns, but the last commits before a power loss or an operating-system crash may
+    /// be lost (WAL, `synchronous=NORMAL`: the log is written at each commit and flushed to the
+    /// disk only at checkpoints). A commit costs a write into the operating system's cache,
+    /// microseconds. The default: a run resumed after its process died loses nothing it wrote.
+    #[default]
+    Process,
+    /// A commit survives a power loss too (WAL, `synchronous=FULL`, and `fullfsync` where the
+    /// platform has it): the log is flushed to the disk at every commit, before the call
+    /// returns. A commit costs one flush, from tens of microseconds on a fast SSD to
+    /// milliseconds on slower disks; batches given together to
+    /// [`append_run_events`](RunStore::append_run_events) share one.
+    PowerLoss,
+}
+
+/// A [`PlanStore`] and [`RunStore`] in one SQLite file, safe to share between threads and to
+/// open from several processes at once.
 #[derive(Debug)]
 pub struct SqliteStore {
     connection: Mutex<Connection>,
@@ -75,16 +125,32 @@ fn parse_json(plan_id: &str, what: &str, text: &str) -> Result<Json, StoreError>
 }
 
 impl SqliteStore {
-    /// Opens (creating if needed) the store in the file at `path`, switching it to WAL mode and
-    /// creating the schema on first use. Refused with `schema_too_new` when a newer writ wrote
-    /// the file.
+    /// Opens (creating if needed) the store in the file at `path` with [`Durability::Process`]:
+    /// see [`SqliteStore::open_with`].
     pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(path, Durability::Process)
+    }
+
+    /// Opens (creating if needed) the store in the file at `path`, switching it to WAL mode,
+    /// creating the schema on first use and migrating a file an older writ wrote. Commits
+    /// through this store are as durable as `durability` says (a setting of this connection, not
+    /// of the file: another process may open the same file otherwise). Refused with
+    /// `schema_too_new` when a newer writ wrote the file.
+    pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<SqliteStore, StoreError> {
         let mut connection = Connection::open(path).map_err(db)?;
         connection.busy_timeout(BUSY_TIMEOUT).map_err(db)?;
         connection
             .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
             .map_err(db)?;
+        let (synchronous, fullfsync) = match durability {
+            Durability::Process => ("NORMAL", false),
+            Durability::PowerLoss => ("FULL", true),
+        };
+        connection.pragma_update(None, "synchronous", synchronous).map_err(db)?;
+        connection.pragma_update(None, "fullfsync", fullfsync).map_err(db)?;
         connection.pragma_update(None, "foreign_keys", true).map_err(db)?;
+        // Every statement of the plan and run paths stays prepared.
+        connection.set_prepared_statement_cache_capacity(32);
         let tx = connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
@@ -99,8 +165,14 @@ impl SqliteStore {
             .map_err(db)?;
         match version {
             None => {
-                tx.execute_batch(SCHEMA).map_err(db)?;
+                tx.execute_batch(SCHEMA_V1).map_err(db)?;
+                tx.execute_batch(MIGRATE_V2).map_err(db)?;
                 tx.execute("INSERT INTO writ_schema (id, version) VALUES (1, ?1)", [SCHEMA_VERSION])
+                    .map_err(db)?;
+            }
+            Some(1) => {
+                tx.execute_batch(MIGRATE_V2).map_err(db)?;
+                tx.execute("UPDATE writ_schema SET version = ?1 WHERE id = 1", [SCHEMA_VERSION])
                     .map_err(db)?;
             }
             Some(SCHEMA_VERSION) => {}
@@ -398,6 +470,8 @@ impl PlanStore for SqliteStore {
                     detail: "its run changed under the write lock".into(),
                 });
             }
+            tx.execute("INSERT INTO runs (run_id, plan_id) VALUES (?1, ?2)", [run_id, plan_id])
+                .map_err(db)?;
             Ok(record.read(&ops).summary)
         })
     }
@@ -430,6 +504,224 @@ impl PlanStore for SqliteStore {
                     Ok(record.read(&load_ops(tx, plan_id, revision)?).summary)
                 })
                 .collect()
+        })
+    }
+}
+
+/// A run's row: its plan, lease, event count and settled outcome.
+struct RunRow {
+    plan_id: String,
+    lease: Option<Lease>,
+    events: u64,
+    settled: Option<RunOutcome>,
+}
+
+impl RunRow {
+    fn summary(self, run_id: &str, now: u64) -> RunSummary {
+        RunSummary {
+            run_id: run_id.to_owned(),
+            status: run::status(self.settled, self.lease.as_ref(), now),
+            plan_id: self.plan_id,
+            events: self.events,
+        }
+    }
+}
+
+type RawRun = (String, String, Option<String>, Option<i64>, i64, Option<String>);
+
+fn raw_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawRun> {
+    Ok((
+        row.get(0)?,
+        row.get(1)?,
+        row.get(2)?,
+        row.get(3)?,
+        row.get(4)?,
+        row.get(5)?,
+    ))
+}
+
+fn run_row((run_id, plan_id, owner, until_ms, events, settled): RawRun) -> Result<(String, RunRow), StoreError> {
+    let settled = match settled {
+        None => None,
+        Some(name) => Some(RunOutcome::from_name(&name).ok_or_else(|| {
+            corrupt(
+                &plan_id,
+                format!("its run \"{run_id}\" settled with an unknown outcome \"{name}\""),
+            )
+        })?),
+    };
+    let lease = owner.map(|owner| Lease {
+        owner,
+        until_ms: until_ms.unwrap_or(0).max(0).unsigned_abs(),
+    });
+    let row = RunRow {
+        plan_id,
+        lease,
+        events: events.max(0).unsigned_abs(),
+        settled,
+    };
+    Ok((run_id, row))
+}
+
+fn load_run(tx: &Transaction<'_>, run_id: &str) -> Result<RunRow, StoreError> {
+    let mut statement = tx
+        .prepare_cached(
+            "SELECT run_id, plan_id, lease_owner, lease_until_ms, events, settled FROM runs WHERE run_id = ?1",
+        )
+        .map_err(db)?;
+    let raw = statement.query_row([run_id], raw_run).optional().map_err(db)?;
+    match raw {
+        Some(raw) => Ok(run_row(raw)?.1),
+        None => Err(StoreError::RunMissing {
+            run_id: run_id.to_owned(),
+        }),
+    }
+}
+
+fn save_lease(tx: &Transaction<'_>, run_id: &str, lease: Option<&Lease>) -> Result<(), StoreError> {
+    let mut statement = tx
+        .prepare_cached("UPDATE runs SET lease_owner = ?2, lease_until_ms = ?3 WHERE run_id = ?1")
+        .map_err(db)?;
+    let until_ms = lease.map(|lease| i64::try_from(lease.until_ms).unwrap_or(i64::MAX));
+    statement
+        .execute(params![run_id, lease.map(|lease| lease.owner.as_str()), until_ms])
+        .map_err(db)?;
+    Ok(())
+}
+
+/// Run `run_id`'s events, in append order (the run belongs to plan `plan_id`).
+fn load_run_events(tx: &Transaction<'_>, plan_id: &str, run_id: &str) -> Result<Vec<RunEvent>, StoreError> {
+    let mut statement = tx
+        .prepare_cached("SELECT event FROM run_events WHERE run_id = ?1 ORDER BY seq")
+        .map_err(db)?;
+    let rows = statement
+        .query_map([run_id], |row| row.get::<_, String>(0))
+        .map_err(db)?;
+    let mut events = Vec::new();
+    for text in rows {
+        let event = RunEvent::from_json_str(&text.map_err(db)?)
+            .map_err(|error| corrupt(plan_id, format!("an event of its run \"{run_id}\": {error}")))?;
+        events.push(event);
+    }
+    Ok(events)
+}
+
+impl RunStore for SqliteStore {
+    fn acquire_run(&self, run_id: &str, owner: &str, lease: Duration) -> Result<RunSummary, StoreError> {
+        self.write(|tx| {
+            let mut row = load_run(tx, run_id)?;
+            let now = run::now_ms();
+            run::check_acquire(run_id, row.settled, row.lease.as_ref(), owner, now)?;
+            row.lease = Some(Lease {
+                owner: owner.to_owned(),
+                until_ms: run::lease_until(now, lease),
+            });
+            save_lease(tx, run_id, row.lease.as_ref())?;
+            Ok(row.summary(run_id, now))
+        })
+    }
+
+    fn renew_run(&self, run_id: &str, owner: &str, lease: Duration) -> Result<(), StoreError> {
+        self.write(|tx| {
+            let row = load_run(tx, run_id)?;
+            run::check_owner(run_id, row.lease.as_ref(), owner)?;
+            let lease = Lease {
+                owner: owner.to_owned(),
+                until_ms: run::lease_until(run::now_ms(), lease),
+            };
+            save_lease(tx, run_id, Some(&lease))
+        })
+    }
+
+    fn release_run(&self, run_id: &str, owner: &str) -> Result<(), StoreError> {
+        self.write(|tx| {
+            let row = load_run(tx, run_id)?;
+            if row.lease.is_some_and(|lease| lease.owner == owner) {
+                save_lease(tx, run_id, None)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn append_run_events(&self, owner: &str, batches: &[RunBatch<'_>]) -> Result<(), StoreError> {
+        // Written before the write lock is taken, so the lock is held only for the writes.
+        let texts: Vec<Vec<String>> = batches
+            .iter()
+            .map(|batch| batch.events.iter().map(RunEvent::to_json_string).collect())
+            .collect();
+        self.write(|tx| {
+            let mut find = tx
+                .prepare_cached("SELECT lease_owner, events FROM runs WHERE run_id = ?1")
+                .map_err(db)?;
+            let mut insert = tx
+                .prepare_cached("INSERT INTO run_events (run_id, seq, event) VALUES (?1, ?2, ?3)")
+                .map_err(db)?;
+            let mut advance = tx
+                .prepare_cached("UPDATE runs SET events = ?2, settled = ?3 WHERE run_id = ?1")
+                .map_err(db)?;
+            for (batch, texts) in batches.iter().zip(&texts) {
+                let found: Option<(Option<String>, i64)> = find
+                    .query_row([batch.run_id], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()
+                    .map_err(db)?;
+                let Some((holder, count)) = found else {
+                    return Err(StoreError::RunMissing {
+                        run_id: batch.run_id.to_owned(),
+                    });
+                };
+                // The fence: checked under the write lock, so a lease taken over since this
+                // process last looked refuses the whole commit.
+                if holder.as_deref() != Some(owner) {
+                    return Err(StoreError::LeaseLost {
+                        run_id: batch.run_id.to_owned(),
+                        owner: holder,
+                    });
+                }
+                let Some(last) = batch.events.last() else {
+                    continue;
+                };
+                let mut seq = count;
+                for text in texts {
+                    insert.execute(params![batch.run_id, seq, text]).map_err(db)?;
+                    seq += 1;
+                }
+                let settled = match last {
+                    RunEvent::RunSettled { outcome, .. } => Some(outcome.name()),
+                    _ => None,
+                };
+                advance.execute(params![batch.run_id, seq, settled]).map_err(db)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn read_run_events(&self, run_id: &str) -> Result<Vec<RunEvent>, StoreError> {
+        self.read(|tx| {
+            let row = load_run(tx, run_id)?;
+            load_run_events(tx, &row.plan_id, run_id)
+        })
+    }
+
+    fn read_run(&self, run_id: &str) -> Result<RunSummary, StoreError> {
+        self.read(|tx| Ok(load_run(tx, run_id)?.summary(run_id, run::now_ms())))
+    }
+
+    fn list_runs(&self, plan_id: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
+        self.read(|tx| {
+            let mut statement = tx
+                .prepare_cached(
+                    "SELECT run_id, plan_id, lease_owner, lease_until_ms, events, settled FROM runs
+                     WHERE ?1 IS NULL OR plan_id = ?1 ORDER BY run_id",
+                )
+                .map_err(db)?;
+            let rows = statement.query_map([plan_id], raw_run).map_err(db)?;
+            let now = run::now_ms();
+            let mut runs = Vec::new();
+            for raw in rows {
+                let (run_id, row) = run_row(raw.map_err(db)?)?;
+                runs.push(row.summary(&run_id, now));
+            }
+            Ok(runs)
         })
     }
 }

@@ -3,12 +3,14 @@
 
 mod memory {
     writ_store::plan_store_conformance!(Box::new(writ_store::MemoryStore::new()));
+    writ_store::run_store_conformance!(Box::new(writ_store::MemoryStore::new()));
 }
 
 mod sqlite {
     use super::TempDb;
 
     writ_store::plan_store_conformance!(TempDb::new());
+    writ_store::run_store_conformance!(TempDb::new());
 }
 
 use std::ops::Deref;
@@ -175,7 +177,7 @@ fn an_edit_made_underneath_voids_the_frozen_digest() {
 fn a_newer_schema_is_refused() {
     let db = TempDb::new();
     let raw = rusqlite::Connection::open(db.path()).expect("open");
-    raw.execute("UPDATE writ_schema SET version = 2", []).expect("bump");
+    raw.execute("UPDATE writ_schema SET version = 3", []).expect("bump");
     let error = SqliteStore::open(db.path()).unwrap_err();
     assert_eq!(error.code(), "schema_too_new");
 }
@@ -235,4 +237,219 @@ fn processes_share_one_run_claim() {
         );
     }
     assert_eq!(db.read_state("plan-a").expect("read").run_id, Some(winner));
+}
+
+use std::time::Duration;
+
+use writ_store::run::{FrameRef, NodeOutcome, RunStatus};
+use writ_store::{Durability, RunBatch, RunEvent, RunStore};
+
+fn entered(node_id: &str, at: u64) -> RunEvent {
+    RunEvent::NodeEntered {
+        frame: FrameRef {
+            node_id: node_id.into(),
+            kind: "call".into(),
+            branch_id: writ_plan::BranchId::default(),
+            via_edge_id: None,
+        },
+        parents: vec![],
+        idempotency_key: Some(format!("key-{node_id}")),
+        at,
+    }
+}
+
+fn claimed(store: &impl RunStore, plan_id: &str, run_id: &str) {
+    let executable = approved(store, plan_id);
+    store.claim_run(plan_id, &executable.digest, run_id).expect("claim");
+}
+
+/// Two stores on one file (two connections, as two processes would hold) race to acquire one
+/// run's lease: exactly one wins, the other is told who holds it, and only the winner appends.
+#[test]
+fn connections_to_one_file_share_one_lease() {
+    let db = TempDb::new();
+    claimed(&*db, "plan-a", "run-1");
+    let stores: Vec<SqliteStore> = (0..2).map(|_| SqliteStore::open(db.path()).expect("open")).collect();
+    for round in 0..20 {
+        let barrier = std::sync::Barrier::new(stores.len());
+        let results: Vec<_> = std::thread::scope(|scope| {
+            let handles: Vec<_> = stores
+                .iter()
+                .enumerate()
+                .map(|(n, store)| {
+                    let barrier = &barrier;
+                    scope.spawn(move || {
+                        barrier.wait();
+                        store.acquire_run("run-1", &format!("w{n}"), Duration::from_secs(600))
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|handle| handle.join().expect("an acquire thread"))
+                .collect()
+        });
+        let winners: Vec<usize> = (0..results.len()).filter(|&n| results[n].is_ok()).collect();
+        assert_eq!(winners.len(), 1, "round {round}: {results:?}");
+        let (winner, loser) = (winners[0], 1 - winners[0]);
+        let error = results[loser].as_ref().unwrap_err();
+        assert_eq!(error.code(), "run_in_use", "round {round}");
+        assert!(error.to_string().contains(&format!("w{winner}")), "{error}");
+        let event = [entered("fetch_report", round)];
+        let batch = [RunBatch {
+            run_id: "run-1",
+            events: &event,
+        }];
+        assert_eq!(
+            stores[loser]
+                .append_run_events(&format!("w{loser}"), &batch)
+                .unwrap_err()
+                .code(),
+            "lease_lost"
+        );
+        stores[winner]
+            .append_run_events(&format!("w{winner}"), &batch)
+            .expect("the winner appends");
+        stores[winner]
+            .release_run("run-1", &format!("w{winner}"))
+            .expect("release");
+    }
+    assert_eq!(db.read_run("run-1").expect("read run").events, 20);
+}
+
+/// A committed batch is in the file: a new connection reads it back, status and count included,
+/// in both durability modes.
+#[test]
+fn a_batch_survives_reopening() {
+    for durability in [Durability::Process, Durability::PowerLoss] {
+        let mut db = TempDb::new();
+        db.store = None;
+        let store = SqliteStore::open_with(db.path(), durability).expect("open");
+        claimed(&store, "plan-a", "run-1");
+        store
+            .acquire_run("run-1", "w1", Duration::from_secs(600))
+            .expect("acquire");
+        let events = [
+            entered("fetch_report", 1),
+            RunEvent::NodeSettled {
+                frame: "fetch_report:".into(),
+                outcome: NodeOutcome::Ok {
+                    output: vec![serde_json::json!({"rows": [1, "two", null]})],
+                },
+                verdict: None,
+                host_reads: vec![serde_json::json!(1_764_650_000_000_u64)],
+                attempts: None,
+                at: 2,
+            },
+            RunEvent::RunSettled {
+                outcome: writ_store::run::RunOutcome::Halted,
+                at: 3,
+            },
+        ];
+        store
+            .append_run_events(
+                "w1",
+                &[RunBatch {
+                    run_id: "run-1",
+                    events: &events,
+                }],
+            )
+            .expect("append");
+        let summary = store.read_run("run-1").expect("read run");
+        drop(store);
+        db.reopen();
+        assert_eq!(db.read_run_events("run-1").expect("events"), events, "{durability:?}");
+        let reread = db.read_run("run-1").expect("read run");
+        assert_eq!(reread, summary);
+        assert_eq!(reread.status, RunStatus::Settled(writ_store::run::RunOutcome::Halted));
+        db.renew_run("run-1", "w1", Duration::from_secs(1))
+            .expect("the lease is in the file too");
+    }
+}
+
+/// A file written by a writ of schema version 1 (plans and op logs only, made here by hand) is
+/// migrated in place when opened: its plans read as before, its claimed run exists with an
+/// empty log and no lease, and runs can be driven.
+#[test]
+fn a_version_1_file_is_migrated() {
+    let source = TempDb::new();
+    let executable = approved(&*source, "plan-a");
+    source.claim_run("plan-a", &executable.digest, "run-1").expect("claim");
+    approved(&*source, "plan-b");
+    source.create("plan-c", NewPlan::default()).expect("create");
+    let plans = source.list().expect("list");
+
+    let mut db = TempDb::new();
+    db.store = None;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(db.dir.join(format!("plans.db{suffix}")));
+    }
+    let raw = rusqlite::Connection::open(db.path()).expect("open");
+    raw.execute_batch(
+        "
+        CREATE TABLE writ_schema (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+        INSERT INTO writ_schema (id, version) VALUES (1, 1);
+        CREATE TABLE plans (
+            plan_id TEXT PRIMARY KEY NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('editable', 'reviewable', 'executable')),
+            label TEXT,
+            provenance TEXT,
+            frozen_digest TEXT,
+            approval TEXT,
+            run_id TEXT UNIQUE
+        );
+        CREATE TABLE plan_ops (
+            plan_id TEXT NOT NULL REFERENCES plans (plan_id),
+            seq INTEGER NOT NULL,
+            op_id TEXT NOT NULL,
+            op TEXT NOT NULL,
+            PRIMARY KEY (plan_id, seq),
+            UNIQUE (plan_id, op_id)
+        );
+        ",
+    )
+    .expect("the version-1 schema");
+    raw.execute(
+        "ATTACH DATABASE ?1 AS source",
+        [source.path().to_str().expect("a UTF-8 path")],
+    )
+    .expect("attach");
+    raw.execute_batch(
+        "INSERT INTO plans SELECT plan_id, state, label, provenance, frozen_digest, approval, run_id FROM source.plans;
+         INSERT INTO plan_ops SELECT plan_id, seq, op_id, op FROM source.plan_ops;
+         DETACH DATABASE source;",
+    )
+    .expect("copy the plans");
+    drop(raw);
+
+    db.reopen();
+    assert_eq!(db.list().expect("list"), plans);
+    let run = db.read_run("run-1").expect("the claimed run has its row");
+    assert_eq!(
+        (run.plan_id.as_str(), run.status, run.events),
+        ("plan-a", RunStatus::Abandoned, 0)
+    );
+    assert_eq!(db.list_runs(None).expect("list runs"), [run]);
+    db.acquire_run("run-1", "w1", Duration::from_secs(600))
+        .expect("acquire");
+    let event = [entered("fetch_report", 1)];
+    db.append_run_events(
+        "w1",
+        &[RunBatch {
+            run_id: "run-1",
+            events: &event,
+        }],
+    )
+    .expect("append");
+    let b = db.read_state("plan-b").expect("read");
+    db.claim_run("plan-b", &b.digest, "run-2")
+        .expect("claim after migrating");
+    assert_eq!(db.list_runs(None).expect("list runs").len(), 2);
+    db.reopen();
+    assert_eq!(db.read_run_events("run-1").expect("events"), event);
+    let raw = rusqlite::Connection::open(db.path()).expect("open");
+    let version: i64 = raw
+        .query_row("SELECT version FROM writ_schema", [], |row| row.get(0))
+        .expect("version");
+    assert_eq!(version, 2);
 }
