@@ -84,6 +84,7 @@ macro_rules! run_store_conformance {
             completed_and_failed_runs_stay_settled,
             list_runs_orders_by_run_id_and_filters_by_plan,
             a_missing_run_is_named,
+            a_clone_records_what_its_parents_run_completed,
         );
     };
 }
@@ -1120,4 +1121,69 @@ pub fn a_missing_run_is_named(store: &impl RunStore) {
     assert_eq!(code(store.read_run("run-x")), "run_missing");
     let error = store.read_run("run-x").unwrap_err();
     assert!(error.to_string().contains("run-x"), "{error}");
+}
+
+/// A clone of a plan whose run settled nodes lists, as `completedAtClone`, the nodes settled
+/// `ok` — each once, sorted — and not those that failed, were skipped or merged; its digest
+/// covers the list.
+pub fn a_clone_records_what_its_parents_run_completed(store: &impl RunStore) {
+    claimed(store, "plan-a", "run-1");
+    store.acquire_run("run-1", "w1", LONG).expect("acquire");
+    let fetch = frame("fetch_report", &["e0"]);
+    let fetch_again = frame("fetch_report", &["e0", "e9"]);
+    let notify = frame("notify", &["e0", "e1"]);
+    let orphan = frame("orphan", &["e7"]);
+    let mut log = opening("run-1", "plan-a");
+    log.extend([
+        entered(&notify),
+        settled(&notify, failed()),
+        entered(&fetch),
+        settled(&fetch, ok(json!(1))),
+        entered(&fetch_again),
+        settled(&fetch_again, ok(json!(2))),
+        entered(&orphan),
+        settled(
+            &orphan,
+            NodeOutcome::Skipped {
+                reason: "indeterminate_skip".into(),
+            },
+        ),
+        settled(
+            &frame("join", &["e3"]),
+            NodeOutcome::Merged {
+                into: "join:j4:join(e2:e3)".into(),
+            },
+        ),
+    ]);
+    append(store, "w1", "run-1", &log).expect("append");
+    let clone = store.clone_plan("plan-a", "plan-b", None).expect("clone");
+    let Some(Provenance::Clone { completed_at_clone, .. }) = &clone.provenance else {
+        panic!("a clone has clone provenance")
+    };
+    assert_eq!(completed_at_clone, &["entry", "fetch_report"]);
+    let plan = store.read_plan("plan-b").expect("read");
+    assert_eq!(plan.view.provenance, clone.provenance);
+    assert_eq!(clone.digest, digest(&plan.view));
+    let at_two = store.clone_plan("plan-a", "plan-c", Some(2)).expect("clone");
+    let Some(Provenance::Clone {
+        completed_at_clone: at_two,
+        ..
+    }) = at_two.provenance
+    else {
+        panic!("a clone has clone provenance")
+    };
+    assert_eq!(
+        at_two,
+        ["entry", "fetch_report"],
+        "the run's settlements, whatever the prefix"
+    );
+    let unrun = store.clone_plan("plan-b", "plan-d", None).expect("clone");
+    let Some(Provenance::Clone {
+        completed_at_clone: none,
+        ..
+    }) = unrun.provenance
+    else {
+        panic!("a clone has clone provenance")
+    };
+    assert_eq!(none, Vec::<String>::new(), "a plan that never ran completed nothing");
 }

@@ -211,7 +211,9 @@ pub trait PlanStore: Send + Sync {
     /// Creates plan `new_id` from the first `at_revision` ops of `source` (all of them when
     /// `None`): editable, no approval, no run, with provenance naming the source, its digest at
     /// that revision and the revision. `source_missing`, `revision_missing`, `duplicate_id`.
-    /// The copied `completedAtClone` is empty until the run store records settlements.
+    /// Its `completedAtClone` names the nodes the source's run settled `ok` by now, each once and
+    /// sorted (empty when the source has no run or its run settled nothing): running the clone
+    /// performs them again.
     fn clone_plan(&self, source: &str, new_id: &str, at_revision: Option<u64>) -> Result<PlanSummary, StoreError>;
 
     /// Every plan's summary, ordered by plan id (byte order).

@@ -187,7 +187,13 @@ impl PlanStore for MemoryStore {
         })?;
         let len = rules::prefix_len(source, parent.ops.len() as u64, at_revision)?;
         let prefix = parent.ops[..len as usize].to_vec();
-        let record = rules::clone_record(&parent.record, &prefix, new_id);
+        let completed = parent
+            .record
+            .run_id
+            .as_ref()
+            .and_then(|run_id| inner.runs.get(run_id))
+            .map_or_else(Vec::new, |run| run::completed_nodes(&run.events));
+        let record = rules::clone_record(&parent.record, &prefix, new_id, completed);
         if inner.plans.contains_key(new_id) {
             return Err(StoreError::DuplicateId {
                 what: "plan",

@@ -261,14 +261,15 @@ pub(crate) fn claim_run(
     Ok(())
 }
 
-/// The record of a clone of `source` made from `prefix` (its first ops).
-pub(crate) fn clone_record(source: &Record, prefix: &[Op], new_id: &str) -> Record {
+/// The record of a clone of `source` made from `prefix` (its first ops), whose run had completed
+/// the nodes `completed_at_clone` ([`crate::run::completed_nodes`]).
+pub(crate) fn clone_record(source: &Record, prefix: &[Op], new_id: &str, completed_at_clone: Vec<String>) -> Record {
     let parent = source.read(prefix);
     let provenance = Provenance::Clone {
         parent: source.plan_id.clone(),
         parent_digest: parent.summary.digest,
         parent_revision: parent.summary.revision,
-        completed_at_clone: Vec::new(),
+        completed_at_clone,
     };
     Record::new(new_id, source.label.clone(), Some(provenance))
 }

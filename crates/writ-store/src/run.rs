@@ -376,6 +376,32 @@ pub fn settled_outcome(events: &[RunEvent]) -> Option<RunOutcome> {
     }
 }
 
+/// The nodes a run's log settled `ok`, each once, sorted: what a clone of its plan records as
+/// `completedAtClone`. A frame's key is `nodeId:branchKey` and a node id never holds a `:`
+/// (freeze refuses one, and only a frozen plan runs), so the node id is the key up to its first
+/// `:`.
+pub(crate) fn completed_nodes(events: &[RunEvent]) -> Vec<String> {
+    let mut nodes: Vec<String> = events
+        .iter()
+        .filter_map(|event| match event {
+            RunEvent::NodeSettled {
+                frame,
+                outcome: NodeOutcome::Ok { .. },
+                ..
+            } => Some(
+                frame
+                    .split_once(':')
+                    .map_or(frame.as_str(), |(node_id, _)| node_id)
+                    .to_owned(),
+            ),
+            _ => None,
+        })
+        .collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    nodes
+}
+
 /// Who drives a run, and until when (milliseconds since the Unix epoch).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Lease {

@@ -484,7 +484,11 @@ impl PlanStore for SqliteStore {
             })?;
             let count = rules::prefix_len(source, revision, at_revision)?;
             let prefix = load_ops(tx, source, count)?;
-            let record = rules::clone_record(&parent, &prefix, new_id);
+            let completed = match &parent.run_id {
+                Some(run_id) => run::completed_nodes(&load_run_events(tx, source, run_id)?),
+                None => Vec::new(),
+            };
+            let record = rules::clone_record(&parent, &prefix, new_id, completed);
             insert_plan(tx, &record)?;
             insert_ops(tx, new_id, 0, &prefix)?;
             Ok(record.read(&prefix).summary)
