@@ -31,7 +31,8 @@ enum PlanCommand {
     Check {
         /// A plan document or an op-log document.
         file: PathBuf,
-        /// A tools manifest: calls must name one of its tools.
+        /// A tools manifest: calls must name one of its tools (its MCP servers are started to
+        /// list theirs; relative paths in it are read against the current directory).
         #[arg(long, value_name = "M")]
         tools: Option<PathBuf>,
         /// Print {"ok", "digest", "issues": [{"code", "severity", "nodeId"?, "edgeId"?, "message"}]}.
@@ -71,7 +72,8 @@ enum PlanCommand {
     Freeze {
         /// The plan's id.
         id: String,
-        /// A tools manifest: calls must name one of its tools.
+        /// A tools manifest: calls must name one of its tools (its MCP servers are started to
+        /// list theirs; relative paths in it are read against the current directory).
         #[arg(long, value_name = "M")]
         tools: Option<PathBuf>,
         #[command(flatten)]
@@ -410,45 +412,33 @@ pub fn standard_cells() -> Registry {
     registry
 }
 
-/// The names of the tools a manifest declares (`tools` entries; MCP servers' tools are listed
-/// by starting the servers, which `writ run` does).
+/// The names of the tools a manifest offers: its inline tools, and the tools its MCP servers
+/// list, each server started, asked and stopped. Relative paths in the manifest are read
+/// against the current directory, where the servers and commands also run.
 fn read_tool_names(path: &Path) -> Result<Vec<String>, UsageError> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| UsageError(format!("cannot read the tools manifest {}: {error}", path.display())))?;
     let manifest: Json = serde_json::from_str(&text)
         .map_err(|error| UsageError(format!("the tools manifest {} is not JSON: {error}", path.display())))?;
-    let Json::Object(manifest) = manifest else {
-        return Err(UsageError(format!(
-            "the tools manifest {} is not an object: {{\"mcpServers\": {{…}}, \"tools\": {{…}}}}",
-            path.display()
-        )));
-    };
-    if let Some(key) = manifest
-        .keys()
-        .find(|key| !["mcpServers", "tools"].contains(&key.as_str()))
-    {
-        return Err(UsageError(format!(
-            "the tools manifest has an unknown field \"{key}\"; its fields are mcpServers and tools"
-        )));
-    }
-    if manifest
-        .get("mcpServers")
-        .and_then(Json::as_object)
-        .is_some_and(|servers| !servers.is_empty())
-    {
-        return Err(UsageError(
-            "this version of writ plan lists a manifest's inline tools only; MCP servers' tools are listed when a run starts them. \
-             Check the plan with a manifest of inline tools, or without --tools"
-                .into(),
-        ));
-    }
-    match manifest.get("tools") {
-        None => Ok(Vec::new()),
-        Some(Json::Object(tools)) => Ok(tools.keys().cloned().collect()),
-        Some(_) => Err(UsageError(
-            "the manifest's \"tools\" is an object of tools by name".into(),
-        )),
-    }
+    let base_dir =
+        std::env::current_dir().map_err(|error| UsageError(format!("cannot read the current directory: {error}")))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| UsageError(format!("cannot start the runtime that lists tools: {error}")))?;
+    runtime
+        .block_on(async {
+            let toolbox = writ_tools::Toolbox::from_manifest(&manifest, &base_dir).await?;
+            Ok(toolbox.names().map(str::to_string).collect())
+        })
+        .map_err(|error: writ_tools::ToolError| {
+            UsageError(format!(
+                "the tools manifest {} ({}): {}",
+                path.display(),
+                error.code(),
+                error.message()
+            ))
+        })
 }
 
 fn open_store(path: &Path) -> Result<SqliteStore, UsageError> {

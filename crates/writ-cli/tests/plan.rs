@@ -111,7 +111,8 @@ fn an_unknown_tool_is_named_when_a_manifest_is_given() {
     let manifest = dir.join("tools.json");
     std::fs::write(
         &manifest,
-        r#"{"tools": {"resolve_path": {"command": ["true"]}, "list_file": {"command": ["true"]}}}"#,
+        r#"{"tools": {"resolve_path": {"inputSchema": {"type": "object"}, "command": ["true"]},
+             "list_file": {"inputSchema": {"type": "object"}, "command": ["true"]}}}"#,
     )
     .unwrap();
     let output = writ(&[
@@ -134,6 +135,31 @@ fn an_unknown_tool_is_named_when_a_manifest_is_given() {
     assert!(
         issue["message"].as_str().unwrap().contains("list_file"),
         "the nearest name is offered: {issue}"
+    );
+}
+
+#[test]
+fn a_manifest_whose_server_cannot_start_exits_2() {
+    let dir = scratch("no-server");
+    let manifest = dir.join("tools.json");
+    std::fs::write(
+        &manifest,
+        r#"{"mcpServers": {"fs": {"command": "./no-such-mcp-server"}}}"#,
+    )
+    .unwrap();
+    let output = writ(&[
+        "plan",
+        "check",
+        &example("declassify.json"),
+        "--tools",
+        manifest.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("tool_unavailable") && stderr.contains("no-such-mcp-server"),
+        "the server and why it is unavailable are named: {stderr}"
     );
 }
 
