@@ -7,6 +7,7 @@
 
 mod eval;
 mod plan;
+mod run;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -32,6 +33,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Check, digest and render plans; import, freeze, approve and clone them in a store.
     Plan(plan::PlanArgs),
+    /// Start, resume, show and list runs of approved plans.
+    Run(run::RunArgs),
 }
 
 /// How the process ends. Only `main` turns this into an exit code.
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
     let status = match cli.command {
         Command::Eval(args) => eval::run(args),
         Command::Plan(args) => plan::run(args),
+        Command::Run(args) => run::run(args),
     };
     let status = status.unwrap_or_else(|error| {
         if error.is_broken_pipe() {
