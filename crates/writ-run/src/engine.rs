@@ -230,8 +230,7 @@ impl Runtime {
                 if claimed == run_id && self.store.read_run_events(&run_id)?.is_empty() => {}
             Err(error) => return Err(error.into()),
         }
-        self.store
-            .acquire_run(&run_id, &self.options.owner, self.options.lease)?;
+        self.acquire(&run_id)?;
         if !self.store.read_run_events(&run_id)?.is_empty() {
             // Another start under the same id got there first.
             self.store.release_run(&run_id, &self.options.owner)?;
@@ -253,6 +252,18 @@ impl Runtime {
         driver.finish(result)
     }
 
+    /// Takes the run's lease, from a dead owner on this host too (no need to wait for its lease
+    /// to run out).
+    fn acquire(&self, run_id: &str) -> Result<writ_store::RunSummary, StoreError> {
+        match self.store.acquire_run(run_id, &self.options.owner, self.options.lease) {
+            Err(StoreError::RunInUse { owner, .. }) if owner_is_dead(&owner) => {
+                self.store
+                    .take_over_run(run_id, &self.options.owner, self.options.lease, &owner)
+            }
+            other => other,
+        }
+    }
+
     /// Resumes run `run_id` after an abort, a halt or a crash, from its last committed batch.
     ///
     /// Frames that were started and never settled are decided first: a call by its
@@ -266,9 +277,7 @@ impl Runtime {
     /// A [`RunError`]: the run is missing, settled for good (`run_already_settled`), driven by
     /// a live process (`run_in_use`), or its log is unreadable.
     pub async fn resume(&self, run_id: &str, abort: &Abort) -> Result<RunView, RunError> {
-        let summary = self
-            .store
-            .acquire_run(run_id, &self.options.owner, self.options.lease)?;
+        let summary = self.acquire(run_id)?;
         let stored = self.store.read_plan(&summary.plan_id)?;
         let plan = CompiledPlan::new(&stored.view, &stored.summary.digest)?;
         let events = self.store.read_run_events(run_id)?;

@@ -78,6 +78,7 @@ macro_rules! run_store_conformance {
             run_events_are_read_back_in_append_order,
             a_batch_list_is_all_or_nothing,
             acquire_takes_a_free_own_or_expired_lease,
+            a_dead_owners_live_lease_is_taken_over,
             a_taken_over_lease_fences_the_old_owner,
             release_gives_the_lease_up,
             status_follows_the_log_and_the_lease,
@@ -947,6 +948,31 @@ pub fn acquire_takes_a_free_own_or_expired_lease(store: &impl RunStore) {
     std::thread::sleep(EXPIRED);
     let taken = store.acquire_run("run-1", "w2", LONG).expect("an expired lease");
     assert_eq!(taken.status, RunStatus::Running);
+}
+
+/// `take_over_run` takes a live lease from the owner named (a process known dead), and from
+/// nobody else: when another owner got there first it answers `lease_lost`, naming it.
+pub fn a_dead_owners_live_lease_is_taken_over(store: &impl RunStore) {
+    claimed(store, "plan-a", "run-1");
+    store.acquire_run("run-1", "dead", LONG).expect("acquire");
+    assert_eq!(code(store.acquire_run("run-1", "w2", LONG)), "run_in_use");
+    let taken = store.take_over_run("run-1", "w2", LONG, "dead").expect("take over");
+    assert_eq!(taken.status, RunStatus::Running);
+    assert_eq!(
+        store.take_over_run("run-1", "w3", LONG, "dead"),
+        Err(StoreError::LeaseLost {
+            run_id: "run-1".into(),
+            owner: Some("w2".into())
+        })
+    );
+    assert_eq!(
+        append(store, "dead", "run-1", &opening("run-1", "plan-a")),
+        Err(StoreError::LeaseLost {
+            run_id: "run-1".into(),
+            owner: Some("w2".into())
+        })
+    );
+    append(store, "w2", "run-1", &opening("run-1", "plan-a")).expect("the new owner appends");
 }
 
 /// Once another owner took a lease over, the old owner can neither renew it nor append, and

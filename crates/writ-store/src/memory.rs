@@ -230,6 +230,19 @@ impl RunStore for MemoryStore {
         Ok(stored.summary(run_id, now))
     }
 
+    fn take_over_run(&self, run_id: &str, owner: &str, lease: Duration, from: &str) -> Result<RunSummary, StoreError> {
+        let mut inner = self.lock();
+        let stored = inner.run(run_id)?;
+        let now = run::now_ms();
+        run::check_acquire(run_id, run::settled_outcome(&stored.events), None, owner, now)?;
+        run::check_owner(run_id, stored.lease.as_ref(), from)?;
+        stored.lease = Some(Lease {
+            owner: owner.to_owned(),
+            until_ms: run::lease_until(now, lease),
+        });
+        Ok(stored.summary(run_id, now))
+    }
+
     fn renew_run(&self, run_id: &str, owner: &str, lease: Duration) -> Result<(), StoreError> {
         let mut inner = self.lock();
         let stored = inner.run(run_id)?;

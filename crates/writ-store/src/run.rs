@@ -344,6 +344,12 @@ pub trait RunStore: PlanStore {
     /// live; `run_already_settled` when it completed or failed.
     fn acquire_run(&self, run_id: &str, owner: &str, lease: Duration) -> Result<RunSummary, StoreError>;
 
+    /// Takes the lease on `run_id` from `from`, live or not, for `owner`: for a caller that
+    /// knows `from` is dead (its process is gone) and need not wait for its lease to run out.
+    /// `lease_lost` when `from` does not hold the lease (someone else took it first);
+    /// `run_already_settled` as for [`acquire_run`](RunStore::acquire_run).
+    fn take_over_run(&self, run_id: &str, owner: &str, lease: Duration, from: &str) -> Result<RunSummary, StoreError>;
+
     /// Extends `owner`'s lease on `run_id` to `lease` from now; `lease_lost` when another
     /// owner took it.
     fn renew_run(&self, run_id: &str, owner: &str, lease: Duration) -> Result<(), StoreError>;

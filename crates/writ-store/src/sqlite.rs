@@ -637,6 +637,21 @@ impl RunStore for SqliteStore {
         })
     }
 
+    fn take_over_run(&self, run_id: &str, owner: &str, lease: Duration, from: &str) -> Result<RunSummary, StoreError> {
+        self.write(|tx| {
+            let mut row = load_run(tx, run_id)?;
+            let now = run::now_ms();
+            run::check_acquire(run_id, row.settled, None, owner, now)?;
+            run::check_owner(run_id, row.lease.as_ref(), from)?;
+            row.lease = Some(Lease {
+                owner: owner.to_owned(),
+                until_ms: run::lease_until(now, lease),
+            });
+            save_lease(tx, run_id, row.lease.as_ref())?;
+            Ok(row.summary(run_id, now))
+        })
+    }
+
     fn release_run(&self, run_id: &str, owner: &str) -> Result<(), StoreError> {
         self.write(|tx| {
             let row = load_run(tx, run_id)?;
