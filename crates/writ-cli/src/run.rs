@@ -37,7 +37,12 @@ enum RunCommand {
         /// The plan's id.
         plan_id: String,
         /// The entry's input, as JSON.
-        #[arg(long, value_name = "JSON", conflicts_with = "input_file", required_unless_present = "input_file")]
+        #[arg(
+            long,
+            value_name = "JSON",
+            conflicts_with = "input_file",
+            required_unless_present = "input_file"
+        )]
         input: Option<String>,
         /// A file holding the entry's input, as JSON.
         #[arg(long, value_name = "F")]
@@ -119,7 +124,10 @@ pub fn run(args: RunArgs) -> Result<ExitStatus, CommandError> {
             })
         }
         RunCommand::Resume { run_id, deps } => {
-            drive(&deps, |runtime, abort| async move { runtime.resume(&run_id, &abort).await })
+            drive(
+                &deps,
+                |runtime, abort| async move { runtime.resume(&run_id, &abort).await },
+            )
         }
         RunCommand::Show { run_id, store, json } => {
             let store = open_store(&store.store)?;
@@ -127,7 +135,9 @@ pub fn run(args: RunArgs) -> Result<ExitStatus, CommandError> {
                 Ok(summary) => summary,
                 Err(error) => return refused(&error.into()),
             };
-            let events = store.read_run_events(&run_id).map_err(|error| UsageError(error.to_string()))?;
+            let events = store
+                .read_run_events(&run_id)
+                .map_err(|error| UsageError(error.to_string()))?;
             let view = match RunView::from_events(&events) {
                 Ok(view) => view,
                 Err(error) => return refused(&error),
@@ -167,7 +177,11 @@ fn read_input(inline: Option<&str>, file: Option<&Path>) -> Result<Json, UsageEr
                 .map_err(|error| UsageError(format!("cannot read the input file {}: {error}", path.display())))?,
             path.display().to_string(),
         ),
-        (None, None) => return Err(UsageError("give the run's input with --input JSON or --input-file F".into())),
+        (None, None) => {
+            return Err(UsageError(
+                "give the run's input with --input JSON or --input-file F".into(),
+            ));
+        }
     };
     serde_json::from_str(&text).map_err(|error| UsageError(format!("{origin} is not JSON: {error}")))
 }
@@ -232,7 +246,8 @@ async fn load_tools(path: &Path) -> Result<Toolbox, UsageError> {
         .map_err(|error| UsageError(format!("cannot read the tools manifest {}: {error}", path.display())))?;
     let manifest: Json = serde_json::from_str(&text)
         .map_err(|error| UsageError(format!("the tools manifest {} is not JSON: {error}", path.display())))?;
-    let base = std::env::current_dir().map_err(|error| UsageError(format!("cannot read the current directory: {error}")))?;
+    let base =
+        std::env::current_dir().map_err(|error| UsageError(format!("cannot read the current directory: {error}")))?;
     Toolbox::from_manifest(&manifest, &base)
         .await
         .map_err(|error| UsageError(format!("the tools manifest {}: {error}", path.display())))
@@ -282,12 +297,19 @@ fn print_view(view: &RunView, status: Option<writ_store::run::RunStatus>, json: 
             writeln!(
                 out,
                 "  stopped{}: {}",
-                halt.get("nodeId").and_then(Json::as_str).map(|node| format!(" at {node}")).unwrap_or_default(),
+                halt.get("nodeId")
+                    .and_then(Json::as_str)
+                    .map(|node| format!(" at {node}"))
+                    .unwrap_or_default(),
                 halt["reason"].as_str().unwrap_or_default()
             )?;
         }
         if !view.indeterminate.is_empty() {
-            writeln!(out, "  calls whose outcome is unknown: {}", view.indeterminate.join(", "))?;
+            writeln!(
+                out,
+                "  calls whose outcome is unknown: {}",
+                view.indeterminate.join(", ")
+            )?;
         }
     }
     out.flush()
@@ -311,7 +333,10 @@ struct Progress {
 impl Progress {
     fn new() -> Progress {
         let bar = ProgressBar::new_spinner();
-        bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
         Progress {
             bar,
@@ -337,7 +362,8 @@ impl Observer for Progress {
                 _ => {}
             }
         }
-        self.bar
-            .set_message(format!("{run_id}: {running} running · {settled} settled · {failed} failed"));
+        self.bar.set_message(format!(
+            "{run_id}: {running} running · {settled} settled · {failed} failed"
+        ));
     }
 }
