@@ -187,7 +187,7 @@ fn runs_killed_at_random_points_resume_without_losing_or_repeating_anything() {
             .wrapping_add(1_442_695_040_888_963_407);
         seed >> 33
     };
-    let (mut completed, mut halted, mut before_any_event) = (0, 0, 0);
+    let (mut completed, mut halted, mut before_any_event, mut after_the_end) = (0, 0, 0, 0);
     for trial in 0..TRIALS {
         let dir = root.join(format!("trial-{trial}"));
         copy_dir(&template, &dir);
@@ -212,7 +212,14 @@ fn runs_killed_at_random_points_resume_without_losing_or_repeating_anything() {
             before_any_event += 1;
             BTreeMap::new()
         };
-        let resumed = if shown.status.success() {
+        let finished = shown.status.success() && json_out(&shown)["status"] == "completed";
+        if finished {
+            after_the_end += 1;
+        }
+        let resumed = if finished {
+            // The kill came after the run had finished: there is nothing to resume.
+            shown
+        } else if shown.status.success() {
             writ(
                 &[
                     "run",
@@ -265,7 +272,7 @@ fn runs_killed_at_random_points_resume_without_losing_or_repeating_anything() {
     }
     eprintln!(
         "{TRIALS} trials over a {span:?} run: {completed} completed with the clean run's outputs, {halted} halted on \
-         an indeterminate send, {before_any_event} killed before the first event"
+         an indeterminate send, {before_any_event} killed before the first event, {after_the_end} after the end"
     );
     assert!(completed > TRIALS / 2, "too few trials completed: {completed}");
     std::fs::remove_dir_all(&root).unwrap();
