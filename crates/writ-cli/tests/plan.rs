@@ -38,7 +38,13 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn the_example_plans_check_clean() {
-    for name in ["declassify.json", "branch.json", "select.json", "join.json", "q3-review.json"] {
+    for name in [
+        "declassify.json",
+        "branch.json",
+        "select.json",
+        "join.json",
+        "q3-review.json",
+    ] {
         let output = writ(&["plan", "check", &example(name), "--json"]);
         let report = json_out(&output);
         assert_eq!(report["ok"], true, "{name}: {report:#}");
