@@ -106,10 +106,7 @@ impl BranchId {
             match segment {
                 RouteSegment::Edge(id) => push_edge_key(&mut key, id),
                 RouteSegment::Join { join, of } => {
-                    key.push('j');
-                    key.push_str(&join.chars().count().to_string());
-                    key.push(':');
-                    key.push_str(join);
+                    push_counted(&mut key, 'j', join);
                     key.push('(');
                     for id in of {
                         push_edge_key(&mut key, id);
@@ -123,9 +120,15 @@ impl BranchId {
 }
 
 fn push_edge_key(key: &mut String, id: &str) {
-    key.push('e');
-    key.push_str(&id.chars().count().to_string());
-    key.push(':');
+    push_counted(key, 'e', id);
+}
+
+/// `<tag><length in chars>:<id>`. Keys are built at every step of a run, so without a
+/// temporary string for the length.
+fn push_counted(key: &mut String, tag: char, id: &str) {
+    use std::fmt::Write;
+    key.push(tag);
+    let _ = write!(key, "{}:", id.chars().count());
     key.push_str(id);
 }
 

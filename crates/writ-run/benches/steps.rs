@@ -159,9 +159,9 @@ fn bench(c: &mut Criterion) {
     group.sample_size(20);
     for kind in ["memory", "sqlite-process", "sqlite-powerloss"] {
         group.bench_function(kind, |b| {
-            b.iter_batched(
+            b.iter_batched_ref(
                 || fresh(kind, &chain, &registry, &mut serial),
-                |(fresh, plan_id)| run_once(&runtime, &fresh, &plan_id, &noop, &registry),
+                |(fresh, plan_id)| run_once(&runtime, fresh, plan_id, &noop, &registry),
                 BatchSize::PerIteration,
             );
         });
@@ -173,9 +173,9 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("run/fan-32-of-50ms");
     group.sample_size(10);
     group.bench_function("sqlite-process", |b| {
-        b.iter_batched(
+        b.iter_batched_ref(
             || fresh("sqlite-process", &fan, &registry, &mut serial),
-            |(fresh, plan_id)| run_once(&runtime, &fresh, &plan_id, &slow, &registry),
+            |(fresh, plan_id)| run_once(&runtime, fresh, plan_id, &slow, &registry),
             BatchSize::PerIteration,
         );
     });

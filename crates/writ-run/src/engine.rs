@@ -8,14 +8,16 @@
 //! frame's successors start only once its output is committed: a process killed at any point
 //! leaves a log from which a resume loses no settled output and never guesses about a call.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use futures_util::{FutureExt, future::BoxFuture};
 use serde_json::{Map as JsonMap, Value as Json, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
-use tokio::task::JoinSet;
 use writ_cells::{OutputTable, PredicateContext, PredicateNode, Registry, Verdict};
 use writ_model::Model;
 use writ_plan::{BranchId, Definition, Handle, OnIndeterminate, RouteSegment};
@@ -386,6 +388,9 @@ struct Done {
     attempts: Option<u64>,
 }
 
+/// Frames' work in flight: each its key and how it ended (`Err` when it panicked).
+type Running = FuturesUnordered<BoxFuture<'static, (Arc<str>, std::thread::Result<Result<Done, NodeError>>)>>;
+
 struct Driver<'r> {
     runtime: &'r Runtime,
     plan: CompiledPlan,
@@ -488,13 +493,16 @@ impl<'r> Driver<'r> {
 
     async fn drive(&mut self, abort: &Abort) -> Result<(), RunError> {
         let max_running = usize::try_from(self.plan.bounds.max_concurrent_frames.max(1)).unwrap_or(usize::MAX);
-        let mut running: JoinSet<(Arc<str>, Result<Done, NodeError>)> = JoinSet::new();
+        // Frames' work is polled here, in the driver's own task, rather than spawned: a tool
+        // call is I/O, a predicate runs on a blocking thread, and a spawn per frame cost a
+        // cross-thread wake-up per step.
+        let mut running = Running::new();
         let mut ready: Vec<(Arc<str>, Work)> = Vec::new();
         let renew_every = (self.runtime.options.lease / 3).max(Duration::from_millis(10));
         let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + renew_every, renew_every);
         loop {
             if abort.is_aborted() {
-                return self.aborted(&mut running).await;
+                return self.aborted(running);
             }
             while self.stop.is_none() && running.len() + ready.len() < max_running {
                 let Some(key) = self.state.next_due() else { break };
@@ -519,16 +527,23 @@ impl<'r> Driver<'r> {
                     self.runtime.cells.clone(),
                 );
                 let timeout = self.runtime.options.node_timeout;
-                running.spawn(async move {
-                    let result = match tokio::time::timeout(timeout, task).await {
-                        Ok(result) => result,
-                        Err(_) => Err(NodeError {
-                            code: "node_timeout".into(),
-                            message: format!("the node did not finish within {} ms", timeout.as_millis()),
-                        }),
-                    };
-                    (key, result)
-                });
+                running.push(
+                    async move {
+                        let timed = AssertUnwindSafe(tokio::time::timeout(timeout, task))
+                            .catch_unwind()
+                            .await;
+                        let result = timed.map(|within| {
+                            within.unwrap_or_else(|_| {
+                                Err(NodeError {
+                                    code: "node_timeout".into(),
+                                    message: format!("the node did not finish within {} ms", timeout.as_millis()),
+                                })
+                            })
+                        });
+                        (key, result)
+                    }
+                    .boxed(),
+                );
             }
             if running.is_empty() && (self.stop.is_some() || !self.state.has_due()) {
                 return Ok(());
@@ -538,18 +553,18 @@ impl<'r> Driver<'r> {
             }
             tokio::select! {
                 biased;
-                () = abort.aborted() => return self.aborted(&mut running).await,
+                () = abort.aborted() => return self.aborted(running),
                 _ = renew.tick() => {
                     if let Err(error) = self.runtime.store.renew_run(&self.run_id, &self.runtime.options.owner, self.runtime.options.lease) {
-                        running.abort_all();
-                        while running.join_next().await.is_some() {}
+                        // Dropping the frames' work cancels it.
+                        drop(running);
                         return Err(error.into());
                     }
                 }
-                Some(joined) = running.join_next() => {
-                    self.settle_joined(joined);
-                    while let Some(joined) = running.try_join_next() {
-                        self.settle_joined(joined);
+                Some((key, ended)) = running.next() => {
+                    self.settle_ended(&key, ended);
+                    while let Some(Some((key, ended))) = running.next().now_or_never() {
+                        self.settle_ended(&key, ended);
                     }
                 }
             }
@@ -557,19 +572,30 @@ impl<'r> Driver<'r> {
     }
 
     /// Cancels every frame in flight; they stay unsettled, for a resume to decide.
-    async fn aborted(&mut self, running: &mut JoinSet<(Arc<str>, Result<Done, NodeError>)>) -> Result<(), RunError> {
+    fn aborted(&mut self, running: Running) -> Result<(), RunError> {
         self.stop = Some(Stop::Aborted);
-        running.abort_all();
-        while running.join_next().await.is_some() {}
+        drop(running);
         Ok(())
     }
 
-    fn settle_joined(&mut self, joined: Result<(Arc<str>, Result<Done, NodeError>), tokio::task::JoinError>) {
-        match joined {
-            Ok((key, Ok(done))) => self.settle_success(&key, done),
-            Ok((key, Err(error))) => self.settle_failure(&key, error, false),
-            // A task panicked or was cancelled: its frame stays unsettled, as after a crash.
-            Err(_) => {}
+    fn settle_ended(&mut self, key: &Arc<str>, ended: std::thread::Result<Result<Done, NodeError>>) {
+        match ended {
+            Ok(Ok(done)) => self.settle_success(key, done),
+            Ok(Err(error)) => self.settle_failure(key, error, false),
+            // A tool (an embedding host's closure, say) panicked: the frame failed, and the
+            // run goes on by its error edges like any other failure.
+            Err(panic) => {
+                let detail = panic
+                    .downcast_ref::<&str>()
+                    .map(|text| (*text).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "no message".into());
+                let error = NodeError {
+                    code: "node_panicked".into(),
+                    message: format!("the node's work panicked ({detail}); the tool or host has a bug"),
+                };
+                self.settle_failure(key, error, false);
+            }
         }
     }
 
@@ -687,7 +713,7 @@ impl<'r> Driver<'r> {
         let merged = FrameRef {
             node_id: arrival_frame.node_id.clone(),
             kind: "join".into(),
-            branch_id: BranchId { segments },
+            branch_id: Arc::new(BranchId { segments }),
             via_edge_id: arrivals.last().and_then(|frame| frame.via_edge_id.clone()),
         };
         let merged_key: Arc<str> = merged.key().into();
@@ -806,7 +832,8 @@ impl<'r> Driver<'r> {
         let branch = self.state.frames[key].frame.branch_id.clone();
         let at = now_ms();
         for (edge_id, handle, to) in fired {
-            let mut segments = branch.segments.clone();
+            let mut segments = Vec::with_capacity(branch.segments.len() + 1);
+            segments.extend_from_slice(&branch.segments);
             segments.push(RouteSegment::Edge(edge_id.clone()));
             let kind = self.plan.nodes.get(&to).map_or("call", |node| node.kind).to_owned();
             self.emit(RunEvent::EdgeTaken {
@@ -816,7 +843,7 @@ impl<'r> Driver<'r> {
                 to: FrameRef {
                     node_id: to,
                     kind,
-                    branch_id: BranchId { segments },
+                    branch_id: Arc::new(BranchId { segments }),
                     via_edge_id: Some(edge_id),
                 },
                 at,

@@ -8,7 +8,6 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use serde_json::Value as Json;
-use writ_plan::BranchId;
 use writ_store::run::{FrameRef, JoinState, NodeOutcome, RunEvent, RunOutcome};
 
 use crate::table::{Output, Table};
@@ -100,7 +99,7 @@ impl RunState {
                     let frame = FrameRef {
                         node_id,
                         kind,
-                        branch_id: BranchId::default(),
+                        branch_id: Arc::default(),
                         via_edge_id: None,
                     };
                     self.make_due(frame, Vec::new());

@@ -494,6 +494,30 @@ async fn failures_follow_error_edges_or_fail_the_run() {
 }
 
 #[tokio::test]
+async fn a_panicking_tool_fails_its_node_and_the_run_goes_on_by_error_edges() {
+    let calls = Calls::default();
+    let tools = toolbox(vec![
+        tool(&calls, "list", None, Duration::ZERO, |_| {
+            panic!("the host's closure has a bug")
+        }),
+        echo_tool(&calls, "echo"),
+    ]);
+    let store = Arc::new(MemoryStore::new());
+    let plan_id = approve(&*store, &linear_plan(), &tools);
+    let view = start(&store, &tools, &plan_id, json!({"topic": "x"})).await;
+    assert_eq!(view.outcome, Some(RunOutcome::Failed));
+    let list = view.frames.iter().find(|frame| frame.node_id == "list").unwrap();
+    let error = list.error.as_ref().unwrap();
+    assert_eq!(error.code, "node_panicked");
+    assert!(
+        error.message.contains("the host's closure has a bug"),
+        "{}",
+        error.message
+    );
+    assert!(calls.of("echo").is_empty());
+}
+
+#[tokio::test]
 async fn declared_outputs_are_checked_and_missing_values_fail_or_are_omitted() {
     // The tool answers a string where the call declares a number.
     let calls = Calls::default();

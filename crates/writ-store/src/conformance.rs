@@ -716,9 +716,9 @@ fn frame(node_id: &str, edges: &[&str]) -> FrameRef {
     FrameRef {
         node_id: node_id.into(),
         kind: if node_id == "entry" { "entry" } else { "call" }.into(),
-        branch_id: BranchId {
+        branch_id: std::sync::Arc::new(BranchId {
             segments: edges.iter().map(|edge| RouteSegment::Edge((*edge).into())).collect(),
-        },
+        }),
         via_edge_id: edges.last().map(|edge| (*edge).into()),
     }
 }

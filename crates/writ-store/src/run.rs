@@ -12,6 +12,7 @@
 //! event was abandoned: its process died ([`RunStatus::Abandoned`]).
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -28,9 +29,10 @@ pub struct FrameRef {
     pub node_id: String,
     /// The node's kind (`entry`, `call`, `reason`, `branch`, `select`, `join`).
     pub kind: String,
-    /// The route from the entry to this execution.
+    /// The route from the entry to this execution, shared: a frame is named in several events
+    /// and tables, and a long chain's route is long.
     #[serde(with = "branch_wire")]
-    pub branch_id: BranchId,
+    pub branch_id: Arc<BranchId>,
     /// The edge followed into the frame; `None` for the entry frame.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via_edge_id: Option<String>,
@@ -48,18 +50,59 @@ pub fn frame_key(node_id: &str, branch: &BranchId) -> String {
     format!("{node_id}:{}", branch.key())
 }
 
+/// A branch id in its wire form (`BranchId::to_wire`), written straight to the serializer:
+/// every event naming a frame writes its route, so no intermediate JSON tree.
 mod branch_wire {
+    use std::sync::Arc;
+
+    use serde::ser::{SerializeMap, SerializeSeq};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use serde_json::Value as Json;
-    use writ_plan::BranchId;
+    use writ_plan::{BranchId, RouteSegment};
 
-    pub fn serialize<S: Serializer>(branch: &BranchId, serializer: S) -> Result<S::Ok, S::Error> {
-        branch.to_wire().serialize(serializer)
+    struct Segments<'a>(&'a [RouteSegment]);
+
+    impl Serialize for Segments<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+            for segment in self.0 {
+                seq.serialize_element(&Segment(segment))?;
+            }
+            seq.end()
+        }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BranchId, D::Error> {
+    struct Segment<'a>(&'a RouteSegment);
+
+    impl Serialize for Segment<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            match self.0 {
+                RouteSegment::Edge(id) => {
+                    let mut map = serializer.serialize_map(Some(1))?;
+                    map.serialize_entry("edge", id)?;
+                    map.end()
+                }
+                RouteSegment::Join { join, of } => {
+                    let mut map = serializer.serialize_map(Some(2))?;
+                    map.serialize_entry("join", join)?;
+                    map.serialize_entry("of", of)?;
+                    map.end()
+                }
+            }
+        }
+    }
+
+    pub fn serialize<S: Serializer>(branch: &Arc<BranchId>, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("segments", &Segments(&branch.segments))?;
+        map.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Arc<BranchId>, D::Error> {
         let json = Json::deserialize(deserializer)?;
-        BranchId::from_wire(&json).map_err(serde::de::Error::custom)
+        BranchId::from_wire(&json)
+            .map(Arc::new)
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -470,5 +513,35 @@ pub(crate) fn status(settled: Option<RunOutcome>, lease: Option<&Lease>, now: u6
         Some(outcome) => RunStatus::Settled(outcome),
         None if lease.is_some_and(|lease| lease.until_ms > now) => RunStatus::Running,
         None => RunStatus::Abandoned,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use writ_plan::RouteSegment;
+
+    use super::*;
+
+    #[test]
+    fn a_frame_writes_its_route_in_the_branch_ids_wire_form() {
+        let branch = BranchId {
+            segments: vec![
+                RouteSegment::Edge("e0".into()),
+                RouteSegment::Join {
+                    join: "j".into(),
+                    of: vec!["a".into(), "b".into()],
+                },
+            ],
+        };
+        let frame = FrameRef {
+            node_id: "n".into(),
+            kind: "call".into(),
+            branch_id: Arc::new(branch.clone()),
+            via_edge_id: Some("e0".into()),
+        };
+        let json = serde_json::to_value(&frame).expect("serializes");
+        assert_eq!(json["branchId"], branch.to_wire());
+        let back: FrameRef = serde_json::from_value(json).expect("reads back");
+        assert_eq!(back, frame);
     }
 }

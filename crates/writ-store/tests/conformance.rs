@@ -249,7 +249,7 @@ fn entered(node_id: &str, at: u64) -> RunEvent {
         frame: FrameRef {
             node_id: node_id.into(),
             kind: "call".into(),
-            branch_id: writ_plan::BranchId::default(),
+            branch_id: std::sync::Arc::default(),
             via_edge_id: None,
         },
         parents: vec![],
