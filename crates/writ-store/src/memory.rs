@@ -1,12 +1,12 @@
 //! A plan store in memory: for tests, and for runs that keep nothing.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use writ_plan::{ApprovalRecord, Op};
 
-use crate::rules::{self, Record};
+use crate::rules::{self, FoldedPlan, Record};
 use crate::run::{self, Lease, RunBatch, RunEvent, RunStore, RunSummary};
 use crate::{NewPlan, PlanStore, PlanSummary, StoreError, StoredPlan};
 
@@ -46,16 +46,24 @@ struct Stored {
     record: Record,
     ops: Vec<Op>,
     by_op_id: HashMap<String, usize>,
+    /// The fold of `ops`, made at the first read after they last changed.
+    folded: OnceLock<FoldedPlan>,
 }
 
 impl Stored {
     fn new(record: Record, ops: Vec<Op>) -> Stored {
         let by_op_id = ops.iter().enumerate().map(|(at, op)| (op.op_id.clone(), at)).collect();
-        Stored { record, ops, by_op_id }
+        Stored {
+            record,
+            ops,
+            by_op_id,
+            folded: OnceLock::new(),
+        }
     }
 
     fn read(&self) -> StoredPlan {
-        self.record.read(&self.ops)
+        self.record
+            .read_folded(self.folded.get_or_init(|| self.record.fold(&self.ops)))
     }
 }
 
@@ -126,6 +134,7 @@ impl PlanStore for MemoryStore {
         for op in fresh {
             stored.by_op_id.insert(op.op_id.clone(), stored.ops.len());
             stored.ops.push(op);
+            stored.folded = OnceLock::new();
         }
         Ok(stored.read().summary)
     }

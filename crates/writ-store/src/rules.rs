@@ -36,22 +36,46 @@ impl Record {
 
     /// The plan read whole: the fold of `ops` (the stored ops, in append order).
     pub fn read(&self, ops: &[Op]) -> StoredPlan {
+        self.read_folded(&self.fold(ops))
+    }
+
+    /// The fold of `ops` under this record's provenance, for a store to keep.
+    pub fn fold(&self, ops: &[Op]) -> FoldedPlan {
         let folded = fold(&self.plan_id, ops, self.provenance.clone());
+        FoldedPlan {
+            digest: digest(&folded.view),
+            view: folded.view,
+            issues: folded.issues,
+        }
+    }
+
+    /// The plan read whole from a fold of its ops kept earlier.
+    pub fn read_folded(&self, folded: &FoldedPlan) -> StoredPlan {
         StoredPlan {
             summary: PlanSummary {
                 plan_id: self.plan_id.clone(),
                 state: self.state,
-                digest: digest(&folded.view),
+                digest: folded.digest.clone(),
                 revision: folded.view.revision,
                 label: self.label.clone(),
                 provenance: self.provenance.clone(),
                 approval: self.approval.clone(),
                 run_id: self.run_id.clone(),
             },
-            view: folded.view,
-            fold_issues: folded.issues,
+            view: folded.view.clone(),
+            fold_issues: folded.issues.clone(),
         }
     }
+}
+
+/// What a plan's ops fold to. Folding and digesting a plan of hundreds of nodes takes
+/// milliseconds, and every run start, claim and lifecycle step reads the plan: the stores keep
+/// the last fold of each plan and reuse it while its ops are unchanged.
+#[derive(Debug)]
+pub(crate) struct FoldedPlan {
+    view: writ_plan::PlanView,
+    digest: String,
+    issues: Vec<writ_plan::PlanIssue>,
 }
 
 /// Refuses an empty id.

@@ -20,15 +20,16 @@
 //! - `run_events(run_id, seq, event, PRIMARY KEY (run_id, seq))`, each event as its JSON wire
 //!   form ([`RunEvent::to_json_string`]), `seq` counting from 0 in append order.
 
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 use serde_json::Value as Json;
 use writ_plan::{ApprovalRecord, Op, Provenance};
 
-use crate::rules::{self, Record};
+use crate::rules::{self, FoldedPlan, Record};
 use crate::run::{self, Lease, RunBatch, RunEvent, RunOutcome, RunStore, RunSummary};
 use crate::{NewPlan, PlanState, PlanStore, PlanSummary, StoreError, StoredPlan};
 
@@ -105,7 +106,14 @@ pub enum Durability {
 #[derive(Debug)]
 pub struct SqliteStore {
     connection: Mutex<Connection>,
+    /// The last fold of each plan read, with the text of the ops it folds. Reading the ops'
+    /// text is cheap; parsing and folding them is not. The text is compared, not trusted by
+    /// revision, so an edit made to the file underneath is still seen.
+    folds: Mutex<HashMap<String, (Vec<String>, Arc<FoldedPlan>)>>,
 }
+
+/// How many plans' folds a store keeps before it starts afresh.
+const KEPT_FOLDS: usize = 256;
 
 fn db(error: rusqlite::Error) -> StoreError {
     StoreError::Unavailable {
@@ -192,6 +200,7 @@ impl SqliteStore {
         tx.commit().map_err(db)?;
         Ok(SqliteStore {
             connection: Mutex::new(connection),
+            folds: Mutex::default(),
         })
     }
 
@@ -294,6 +303,14 @@ fn parse_op(plan_id: &str, text: &str) -> Result<Op, StoreError> {
 
 /// The first `count` ops of the plan, in append order.
 fn load_ops(tx: &Transaction<'_>, plan_id: &str, count: u64) -> Result<Vec<Op>, StoreError> {
+    load_op_texts(tx, plan_id, count)?
+        .iter()
+        .map(|text| parse_op(plan_id, text))
+        .collect()
+}
+
+/// The text of the plan's first `count` ops, in order.
+fn load_op_texts(tx: &Transaction<'_>, plan_id: &str, count: u64) -> Result<Vec<String>, StoreError> {
     let mut statement = tx
         .prepare_cached("SELECT op FROM plan_ops WHERE plan_id = ?1 ORDER BY seq LIMIT ?2")
         .map_err(db)?;
@@ -302,11 +319,7 @@ fn load_ops(tx: &Transaction<'_>, plan_id: &str, count: u64) -> Result<Vec<Op>, 
             row.get::<_, String>(0)
         })
         .map_err(db)?;
-    let mut ops = Vec::new();
-    for text in rows {
-        ops.push(parse_op(plan_id, &text.map_err(db)?)?);
-    }
-    Ok(ops)
+    rows.collect::<Result<_, _>>().map_err(db)
 }
 
 fn insert_plan(tx: &Transaction<'_>, record: &Record) -> Result<(), StoreError> {
@@ -372,12 +385,42 @@ impl SqliteStore {
     ) -> Result<PlanSummary, StoreError> {
         self.write(|tx| {
             let (mut record, revision) = load_existing(tx, plan_id)?;
-            let ops = load_ops(tx, plan_id, revision)?;
-            let plan = record.read(&ops);
+            let folded = self.fold(tx, &record, revision)?;
+            let plan = record.read_folded(&folded);
             rule(&mut record, &plan)?;
             save(tx, &record)?;
-            Ok(record.read(&ops).summary)
+            Ok(record.read_folded(&folded).summary)
         })
+    }
+
+    /// The fold of the plan's first `revision` ops: kept from an earlier read of the same
+    /// text, or made now.
+    fn fold(&self, tx: &Transaction<'_>, record: &Record, revision: u64) -> Result<Arc<FoldedPlan>, StoreError> {
+        let texts = load_op_texts(tx, &record.plan_id, revision)?;
+        let kept = self
+            .folds_lock()
+            .get(&record.plan_id)
+            .filter(|(folded_texts, _)| *folded_texts == texts)
+            .map(|(_, folded)| folded.clone());
+        if let Some(folded) = kept {
+            return Ok(folded);
+        }
+        let ops = texts
+            .iter()
+            .map(|op| parse_op(&record.plan_id, op))
+            .collect::<Result<Vec<_>, _>>()?;
+        let folded = Arc::new(record.fold(&ops));
+        let mut folds = self.folds_lock();
+        if folds.len() >= KEPT_FOLDS && !folds.contains_key(&record.plan_id) {
+            folds.clear();
+        }
+        folds.insert(record.plan_id.clone(), (texts, folded.clone()));
+        Ok(folded)
+    }
+
+    fn folds_lock(&self) -> MutexGuard<'_, HashMap<String, (Vec<String>, Arc<FoldedPlan>)>> {
+        // A fold is inserted whole or not at all, so a panic elsewhere leaves the map usable.
+        self.folds.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -405,6 +448,7 @@ impl PlanStore for SqliteStore {
                 })?
             };
             insert_ops(tx, plan_id, revision, &fresh)?;
+            // Not kept: this transaction may yet fail to commit.
             let ops = load_ops(tx, plan_id, revision + fresh.len() as u64)?;
             Ok(record.read(&ops).summary)
         })
@@ -421,7 +465,7 @@ impl PlanStore for SqliteStore {
     fn read_plan(&self, plan_id: &str) -> Result<StoredPlan, StoreError> {
         self.read(|tx| {
             let (record, revision) = load_existing(tx, plan_id)?;
-            Ok(record.read(&load_ops(tx, plan_id, revision)?))
+            Ok(record.read_folded(&*self.fold(tx, &record, revision)?))
         })
     }
 
@@ -440,8 +484,8 @@ impl PlanStore for SqliteStore {
     fn claim_run(&self, plan_id: &str, expected_digest: &str, run_id: &str) -> Result<PlanSummary, StoreError> {
         self.write(|tx| {
             let (mut record, revision) = load_existing(tx, plan_id)?;
-            let ops = load_ops(tx, plan_id, revision)?;
-            let plan = record.read(&ops);
+            let folded = self.fold(tx, &record, revision)?;
+            let plan = record.read_folded(&folded);
             rules::claim_run(&mut record, &plan, expected_digest, run_id)?;
             let taken: bool = tx
                 .query_row(
@@ -472,7 +516,7 @@ impl PlanStore for SqliteStore {
             }
             tx.execute("INSERT INTO runs (run_id, plan_id) VALUES (?1, ?2)", [run_id, plan_id])
                 .map_err(db)?;
-            Ok(record.read(&ops).summary)
+            Ok(record.read_folded(&folded).summary)
         })
     }
 
@@ -505,7 +549,7 @@ impl PlanStore for SqliteStore {
             ids.iter()
                 .map(|plan_id| {
                     let (record, revision) = load_existing(tx, plan_id)?;
-                    Ok(record.read(&load_ops(tx, plan_id, revision)?).summary)
+                    Ok(record.read_folded(&*self.fold(tx, &record, revision)?).summary)
                 })
                 .collect()
         })
