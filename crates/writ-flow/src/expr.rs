@@ -1,0 +1,160 @@
+//! One JSONata expression of a document: compiled once through the engine seam, evaluated
+//! with seed 001's bindings and limits, its errors naming where it sits.
+
+use std::sync::Arc;
+
+use writ_core::{Category, Clock, Diagnostic, Engine, Host, Limits, Meter, Object, Program, Source, Value};
+use writ_jsonata::Jsonata;
+
+use crate::{Code, Error};
+
+/// `$refId(x)`: the id inside a connection ref. JSONata bindings are values, so the function is
+/// defined in JSONata itself, in a block around the expressions that name it.
+const REF_ID_PRELUDE: &str = "($refId := function($x){ $type($x) = 'object' ? ($r := $lookup($x, '$ref'); \
+$type($r) = 'string' ? $r : ($type($r) = 'object' ? ($i := $lookup($r, 'id'); $type($i) = 'string' ? $i : undefined) \
+: undefined)) : undefined }; ";
+
+/// A compiled expression and where it sits in its document.
+#[derive(Debug, Clone)]
+pub(crate) struct Expr {
+    program: Arc<dyn Program>,
+    /// UTF-16 units (the prelude is ASCII) of the `$refId` prelude in front of the source;
+    /// 0 when the source does not name `$refId`.
+    prelude: usize,
+    /// Whether the source can read `$steps` (names it, or evaluates text with `$eval`).
+    reads_steps: bool,
+    /// Where it sits: "compute node 'step'", "route 0 of conditional node 'triage'".
+    site: Arc<str>,
+}
+
+impl Expr {
+    /// Compiles `source`, found at `site`.
+    ///
+    /// # Errors
+    ///
+    /// The message of a syntax error: the site, JSONata's code and its position.
+    pub(crate) fn compile(source: &str, site: String) -> Result<Expr, String> {
+        let engine = Jsonata;
+        let compiled = engine
+            .compile(Source::Text(source), &Limits::UNLIMITED)
+            .map_err(|diagnostic| format!("{site}: {}", quote(&diagnostic, 0)))?;
+        let (program, prelude) = if source.contains("$refId") {
+            // The bare source parsed, so the block around it parses as that source.
+            let wrapped = format!("{REF_ID_PRELUDE}{source}\n)");
+            let program = engine
+                .compile(Source::Text(&wrapped), &Limits::UNLIMITED)
+                .map_err(|diagnostic| format!("{site}: {}", quote(&diagnostic, REF_ID_PRELUDE.len())))?;
+            (program, REF_ID_PRELUDE.len())
+        } else {
+            (compiled, 0)
+        };
+        Ok(Expr {
+            program,
+            prelude,
+            reads_steps: source.contains("$steps") || source.contains("$eval"),
+            site: Arc::from(site),
+        })
+    }
+
+    /// Whether the expression can read `$steps`, so its bindings need it.
+    pub(crate) fn reads_steps(&self) -> bool {
+        self.reads_steps
+    }
+
+    /// Where the expression sits.
+    pub(crate) fn site(&self) -> &str {
+        &self.site
+    }
+
+    /// Evaluates over `input` with `bindings` (names without `$`), under a fresh meter on
+    /// `limits` whose clock is the host's.
+    ///
+    /// # Errors
+    ///
+    /// `EXPRESSION_LIMIT_EXCEEDED` for a crossed bound, `EXPRESSION_FAILED` for anything else
+    /// JSONata throws; the message names the site and quotes JSONata's code and position.
+    pub(crate) fn evaluate(
+        &self,
+        input: &Value,
+        bindings: &Object,
+        limits: &Limits,
+        host: &Arc<dyn Host>,
+    ) -> Result<Value, Error> {
+        let clock: Arc<dyn Clock> = host.clone();
+        let mut meter = Meter::starting_at_first_check(limits, Some(clock));
+        self.program
+            .evaluate(input, bindings, &mut meter, host.as_ref())
+            .map_err(|diagnostic| {
+                let code = match diagnostic.category() {
+                    Category::Budget => Code::ExpressionLimitExceeded,
+                    _ => Code::ExpressionFailed,
+                };
+                Error::new(code, format!("{}: {}", self.site, quote(&diagnostic, self.prelude)))
+            })
+    }
+
+    /// Evaluates a test: true passes; false and no value fail; anything else is
+    /// `EXPRESSION_FAILED`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Expr::evaluate`], and `EXPRESSION_FAILED` for a result that is not a boolean.
+    pub(crate) fn test(
+        &self,
+        input: &Value,
+        bindings: &Object,
+        limits: &Limits,
+        host: &Arc<dyn Host>,
+    ) -> Result<bool, Error> {
+        match self.evaluate(input, bindings, limits, host)? {
+            Value::Bool(passed) => Ok(passed),
+            Value::Undefined => Ok(false),
+            other => Err(Error::new(
+                Code::ExpressionFailed,
+                format!(
+                    "{}: a test must give true or false, found {} ({}); write the comparison out, as in `count > 0` \
+                     or `$exists(done) and done = true`",
+                    self.site,
+                    other.kind().described(),
+                    shorten(&other.to_json_string().unwrap_or_default())
+                ),
+            )),
+        }
+    }
+}
+
+/// JSONata's code, its message and its position, the position counted in the source as
+/// written (without the `$refId` prelude).
+fn quote(diagnostic: &Diagnostic, prelude: usize) -> String {
+    let mut message = diagnostic.message().to_string();
+    if prelude > 0
+        && let Some(start) = message.rfind(" (at character ")
+    {
+        let digits = &message[start + " (at character ".len()..message.len().saturating_sub(1)];
+        if let Ok(position) = digits.parse::<usize>() {
+            message = format!(
+                "{} (at character {})",
+                &message[..start],
+                position.saturating_sub(prelude)
+            );
+        }
+    }
+    let code = diagnostic.code();
+    let help = diagnostic
+        .help()
+        .map(|help| format!(" (help: {help})"))
+        .unwrap_or_default();
+    format!("JSONata error {code}: {message}{help}")
+}
+
+/// At most 200 bytes of `text`, cut at a character boundary.
+pub(crate) fn shorten(text: &str) -> String {
+    if text.len() <= 200 {
+        return text.to_string();
+    }
+    let mut end = 200;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}

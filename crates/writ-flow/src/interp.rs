@@ -1,0 +1,415 @@
+//! The interpreter: runs a checked workflow over an input, node by node.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use writ_core::{Limits, Object, Str, Value};
+
+use crate::document::{Arg, Kind, Node, Predicate, RouteTest};
+use crate::expr::Expr;
+use crate::limits::meter_limits;
+use crate::{Code, Emitted, Error, Hook, Output, RunOptions, Workflow, Workflows};
+
+/// Runs `workflow` over `input`.
+pub(crate) fn run(
+    workflow: &Workflow,
+    workflows: &Workflows,
+    input: Output,
+    options: &RunOptions,
+) -> Result<Output, Error> {
+    let mut runner = Runner {
+        options,
+        workflows,
+        limits: meter_limits(&options.limits.expression),
+        depth: 0,
+        cost: 0.0,
+        events_used: vec![false; options.events.len()],
+        seq: 0,
+    };
+    let mut frame = Frame::default();
+    runner.exec(&workflow.root, input, &mut frame, None)
+}
+
+/// The outputs of the nodes of one workflow invocation that have completed, by id, in the order
+/// they first completed: what `$steps` reads.
+#[derive(Default)]
+struct Frame {
+    entries: Vec<(Str, Output)>,
+    index: HashMap<Str, usize>,
+}
+
+impl Frame {
+    fn record(&mut self, id: &Str, output: &Output) {
+        match self.index.get(id) {
+            Some(&idx) => self.entries[idx].1 = output.clone(),
+            None => {
+                self.index.insert(id.clone(), self.entries.len());
+                self.entries.push((id.clone(), output.clone()));
+            }
+        }
+    }
+
+    /// `$steps`: each output read the same way as an input.
+    fn steps(&self) -> Value {
+        Value::Object(
+            self.entries
+                .iter()
+                .map(|(id, output)| (id.clone(), output.data()))
+                .collect(),
+        )
+    }
+}
+
+struct Runner<'a> {
+    options: &'a RunOptions,
+    workflows: &'a Workflows,
+    limits: Limits,
+    depth: u32,
+    /// What the run has spent: each call and model call adds what the effects report.
+    cost: f64,
+    events_used: Vec<bool>,
+    /// Node executions so far: the part of a call's idempotency key that tells repeated
+    /// executions of one node apart.
+    seq: u64,
+}
+
+impl Runner<'_> {
+    fn bindings(&self, expr: &Expr, frame: &Frame, item: Option<&Str>) -> Object {
+        let mut bindings = Object::new();
+        if expr.reads_steps() {
+            bindings.insert(Str::from("steps"), frame.steps());
+        }
+        if let Some(item) = item {
+            bindings.insert(Str::from("item"), Value::String(item.clone()));
+        }
+        bindings
+    }
+
+    fn evaluate(&self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<Value, Error> {
+        let bindings = self.bindings(expr, frame, item);
+        expr.evaluate(input, &bindings, &self.limits, &self.options.host)
+    }
+
+    fn test(&self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<bool, Error> {
+        let bindings = self.bindings(expr, frame, item);
+        expr.test(input, &bindings, &self.limits, &self.options.host)
+    }
+
+    fn exec(&mut self, node: &Node, input: Output, frame: &mut Frame, item: Option<&Str>) -> Result<Output, Error> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.exec_inner(node, input, frame, item))
+    }
+
+    fn exec_inner(
+        &mut self,
+        node: &Node,
+        input: Output,
+        frame: &mut Frame,
+        item: Option<&Str>,
+    ) -> Result<Output, Error> {
+        if self
+            .options
+            .interrupt
+            .as_ref()
+            .is_some_and(|interrupt| interrupt.is_raised())
+        {
+            return Err(Error::new(
+                Code::RunAborted,
+                format!(
+                    "the run was stopped before node '{}'; run it again to start over",
+                    node.id.to_string_lossy()
+                ),
+            ));
+        }
+        self.seq += 1;
+        let seq = self.seq;
+        if let Some(emit) = &node.emit
+            && let Some(on_start) = &emit.on_start
+        {
+            let value = self.evaluate(on_start, &input.data(), frame, item)?;
+            self.emit(node, Hook::OnStart, emit.item.as_ref(), value);
+        }
+        let output = match &node.kind {
+            Kind::Compute { expr } => {
+                let value = self.evaluate(expr, &input.data(), frame, item)?;
+                Output::from_value(value).ok_or_else(|| {
+                    Error::new(
+                        Code::ExpressionFailed,
+                        format!(
+                            "{}: the expression gave no value, so the node has no output; give it a value in every case, \
+                             as in `x ? x : null` or `{{'found': $exists(x)}}`",
+                            expr.site()
+                        ),
+                    )
+                })?
+            }
+            Kind::Sequence { steps } => {
+                let mut current = input;
+                for step in steps {
+                    current = self.exec(step, current, frame, item)?;
+                }
+                current
+            }
+            Kind::Conditional { routes, default } => {
+                let mut chosen = None;
+                for route in routes {
+                    let passed = match &route.test {
+                        RouteTest::Match(needle) => input.text().to_string_lossy().contains(needle.as_str()),
+                        RouteTest::Expr(expr) => self.test(expr, &input.data(), frame, item)?,
+                    };
+                    if passed {
+                        chosen = Some(&route.target);
+                        break;
+                    }
+                }
+                match chosen.or(default.as_deref()) {
+                    Some(target) => self.exec(target, input, frame, item)?,
+                    // No route passed and there is no default: the input passes through.
+                    None => input,
+                }
+            }
+            Kind::Loop {
+                body,
+                until,
+                max_iterations,
+            } => {
+                let started = self.options.host.now();
+                let cost_at_start = self.cost;
+                let mut current = input;
+                let mut iterations: u64 = 0;
+                loop {
+                    current = self.exec(body, current, frame, item)?;
+                    iterations += 1;
+                    if let Some(until) = until
+                        && self.holds(until, &current, started, cost_at_start, frame, item)?
+                    {
+                        break;
+                    }
+                    if max_iterations.is_some_and(|max| iterations >= max) {
+                        break;
+                    }
+                }
+                current
+            }
+            Kind::Subflow { reference } => self.subflow(node, reference, input)?,
+            Kind::CallModel { instructions } => {
+                let (output, cost) = self.options.effects.call_model(
+                    &node.id.to_string_lossy(),
+                    instructions,
+                    &input.text().to_string_lossy(),
+                )?;
+                self.cost += cost;
+                output
+            }
+            Kind::Call { connection, op, args } => {
+                let data = input.data();
+                let connection = match self.resolve(connection, &data, frame, item)? {
+                    Value::String(name) => name.to_string_lossy().into_owned(),
+                    other => {
+                        return Err(Error::new(
+                            Code::ExpressionFailed,
+                            format!(
+                                "the connection of call node '{}' gave {}, not a connection name; give a string such as $item",
+                                node.id.to_string_lossy(),
+                                other.kind().described()
+                            ),
+                        ));
+                    }
+                };
+                let args = match self.resolve(args, &data, frame, item)? {
+                    Value::Object(args) => args,
+                    _ => Object::new(),
+                };
+                let key = format!("{}/{seq}/{}", self.options.run_id, node.id.to_string_lossy());
+                let (result, cost) =
+                    self.options
+                        .effects
+                        .call(&node.id.to_string_lossy(), &connection, op, &args, &key)?;
+                self.cost += cost;
+                Output::from_value(result)
+                    .unwrap_or_else(|| Output::from_value(Value::Null).unwrap_or_else(|| Output::text_output("")))
+            }
+            Kind::Wait { filter } => self.wait(node, filter.as_ref(), &input, frame, item)?,
+            Kind::Decide => match self.options.answers.get(&node.id) {
+                Some(answer) => Output::from_value(answer.clone()).unwrap_or_else(|| Output::text_output("")),
+                None => {
+                    let id = node.id.to_string_lossy();
+                    return Err(Error::new(
+                        Code::NoAnswer,
+                        format!(
+                            "decide node '{id}' has no answer; give one keyed by its id, as {{\"{id}\": …}} in --answers"
+                        ),
+                    ));
+                }
+            },
+            Kind::FanOut { connections, body } => {
+                let mut outputs = Vec::with_capacity(connections.len());
+                for connection in connections {
+                    let output = self.exec(body, input.clone(), frame, Some(connection))?;
+                    outputs.push(output.data());
+                }
+                Output::from_value(Value::from(outputs)).unwrap_or_else(|| Output::text_output("[]"))
+            }
+        };
+        frame.record(&node.id, &output);
+        if let Some(emit) = &node.emit
+            && let Some(on_done) = &emit.on_done
+        {
+            let value = self.evaluate(on_done, &output.data(), frame, item)?;
+            self.emit(node, Hook::OnDone, emit.item.as_ref(), value);
+        }
+        Ok(output)
+    }
+
+    fn emit(&self, node: &Node, hook: Hook, item: Option<&Str>, value: Value) {
+        // No value emits nothing.
+        let value = match (item, Output::from_value(value)) {
+            (_, None) => return,
+            (Some(_), Some(output)) => output.to_value(),
+            (None, Some(output)) => Value::String(output.text()),
+        };
+        if let Some(sink) = &self.options.on_emit {
+            sink(&Emitted {
+                node: node.id.to_string_lossy().into_owned(),
+                hook,
+                item: item.map(|item| item.to_string_lossy().into_owned()),
+                value,
+            });
+        }
+    }
+
+    fn holds(
+        &self,
+        predicate: &Predicate,
+        output: &Output,
+        started: Instant,
+        cost_at_start: f64,
+        frame: &Frame,
+        item: Option<&Str>,
+    ) -> Result<bool, Error> {
+        Ok(match predicate {
+            Predicate::Expr(expr) => self.test(expr, &output.data(), frame, item)?,
+            Predicate::Any(predicates) => {
+                for predicate in predicates {
+                    if self.holds(predicate, output, started, cost_at_start, frame, item)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Predicate::All(predicates) => {
+                for predicate in predicates {
+                    if !self.holds(predicate, output, started, cost_at_start, frame, item)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Predicate::MaxDuration(duration) => self.options.host.now().saturating_duration_since(started) >= *duration,
+            Predicate::MaxCost(cost) => self.cost - cost_at_start >= *cost,
+        })
+    }
+
+    fn subflow(&mut self, node: &Node, reference: &str, input: Output) -> Result<Output, Error> {
+        let next = self.depth + 1;
+        if let Some(max) = self.options.limits.max_recursion_depth
+            && next > max
+        {
+            return Err(Error::new(
+                Code::WorkflowRecursionLimit,
+                format!(
+                    "subflow node '{}' would call '{reference}' at depth {next}, past maxRecursionDepth {max}; \
+                         make the recursion reach its base case sooner, or raise maxRecursionDepth",
+                    node.id.to_string_lossy()
+                ),
+            ));
+        }
+        let Some(workflow) = self.workflows.get(reference) else {
+            let names: Vec<&str> = self.workflows.names().collect();
+            return Err(Error::new(
+                Code::UnknownWorkflow,
+                format!(
+                    "subflow node '{}' calls '{reference}', which is not a named workflow; the named workflows are {}",
+                    node.id.to_string_lossy(),
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            ));
+        };
+        let root = Arc::clone(&workflow.root);
+        self.depth = next;
+        let mut frame = Frame::default();
+        let result = self.exec(&root, input, &mut frame, None);
+        self.depth -= 1;
+        result
+    }
+
+    fn wait(
+        &mut self,
+        node: &Node,
+        filter: Option<&Expr>,
+        input: &Output,
+        frame: &Frame,
+        item: Option<&Str>,
+    ) -> Result<Output, Error> {
+        let data = input.data();
+        for (idx, event) in self.options.events.iter().enumerate() {
+            if self.events_used[idx] {
+                continue;
+            }
+            let accepted = match filter {
+                None => true,
+                Some(filter) => {
+                    let mut read = Object::new();
+                    read.insert(Str::from("event"), event.clone());
+                    read.insert(Str::from("input"), data.clone());
+                    self.test(filter, &Value::Object(read), frame, item)?
+                }
+            };
+            if accepted {
+                self.events_used[idx] = true;
+                return Ok(Output::from_value(event.clone()).unwrap_or_else(|| Output::text_output("")));
+            }
+        }
+        let left = self.events_used.iter().filter(|used| !**used).count();
+        Err(Error::new(
+            Code::NoEvent,
+            format!(
+                "wait node '{}' found no event its filter accepts among the {left} events not yet taken; \
+                 give the event in --events (JSON Lines, in arrival order) or loosen the filter",
+                node.id.to_string_lossy()
+            ),
+        ))
+    }
+
+    /// A call's connection or arguments, with each `{"$expr": …}` evaluated over `input`;
+    /// an expression with no value leaves its key out (in an array: null), as JSON.stringify
+    /// writes `undefined`.
+    fn resolve(&self, arg: &Arg, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<Value, Error> {
+        Ok(match arg {
+            Arg::Literal(value) => value.clone(),
+            Arg::Expr(expr) => self.evaluate(expr, input, frame, item)?,
+            Arg::Object(fields) => {
+                let mut object = Object::with_capacity(fields.len());
+                for (key, arg) in fields {
+                    let value = self.resolve(arg, input, frame, item)?;
+                    if !value.is_undefined() {
+                        object.insert(key.clone(), value);
+                    }
+                }
+                Value::Object(object)
+            }
+            Arg::Array(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for arg in items {
+                    let value = self.resolve(arg, input, frame, item)?;
+                    values.push(if value.is_undefined() { Value::Null } else { value });
+                }
+                Value::from(values)
+            }
+        })
+    }
+}
