@@ -9,26 +9,33 @@ use writ_core::{Limits, Object, Str, Value};
 use crate::document::{Arg, Kind, Node, Predicate, RouteTest};
 use crate::expr::Expr;
 use crate::limits::meter_limits;
-use crate::{Code, Emitted, Error, Hook, Output, RunOptions, Workflow, Workflows};
+use crate::{Code, Emitted, Error, Hook, Journal, Output, RunOptions, Workflow, Workflows};
 
-/// Runs `workflow` over `input`.
-pub(crate) fn run(
-    workflow: &Workflow,
-    workflows: &Workflows,
+/// Runs `workflow` over `input`, recording each completed node in `journal` and taking the
+/// calls and model calls it recorded from it.
+pub(crate) fn run<'a>(
+    workflow: &'a Workflow,
+    workflows: &'a Workflows,
     input: Output,
-    options: &RunOptions,
+    options: &'a RunOptions,
+    journal: Option<&'a mut (dyn Journal + 'a)>,
 ) -> Result<Output, Error> {
     let mut runner = Runner {
         options,
+        journal,
         workflows,
         limits: meter_limits(&options.limits.expression),
         depth: 0,
         cost: 0.0,
         events_used: vec![false; options.events.len()],
-        seq: 0,
+        completed: 0,
     };
     let mut frame = Frame::default();
-    runner.exec(&workflow.root, input, &mut frame, None)
+    let output = runner.exec(&workflow.root, input, &mut frame, None)?;
+    if let Some(journal) = runner.journal.as_mut() {
+        journal.flush()?;
+    }
+    Ok(output)
 }
 
 /// The outputs of the nodes of one workflow invocation that have completed, by id, in the order
@@ -63,15 +70,17 @@ impl Frame {
 
 struct Runner<'a> {
     options: &'a RunOptions,
+    journal: Option<&'a mut (dyn Journal + 'a)>,
     workflows: &'a Workflows,
     limits: Limits,
     depth: u32,
     /// What the run has spent: each call and model call adds what the effects report.
     cost: f64,
     events_used: Vec<bool>,
-    /// Node executions so far: the part of a call's idempotency key that tells repeated
-    /// executions of one node apart.
-    seq: u64,
+    /// Nodes completed so far. A node's step number is its place in the order of completion,
+    /// which a replay repeats; a call or model call completes right after it starts, so its
+    /// step number is known when it starts (the idempotency key, the journal's lookup).
+    completed: u64,
 }
 
 impl Runner<'_> {
@@ -121,8 +130,6 @@ impl Runner<'_> {
                 ),
             ));
         }
-        self.seq += 1;
-        let seq = self.seq;
         if let Some(emit) = &node.emit
             && let Some(on_start) = &emit.on_start
         {
@@ -220,14 +227,23 @@ impl Runner<'_> {
                     Value::Object(args) => args,
                     _ => Object::new(),
                 };
-                let key = format!("{}/{seq}/{}", self.options.run_id, node.id.to_string_lossy());
-                let (result, cost) =
-                    self.options
-                        .effects
-                        .call(&node.id.to_string_lossy(), &connection, op, &args, &key)?;
+                let step = self.completed + 1;
+                let (output, cost) = match self.replayed(step, node)? {
+                    Some(replayed) => replayed,
+                    None => {
+                        let key = format!("{}/{step}/{}", self.options.run_id, node.id.to_string_lossy());
+                        let (result, cost) =
+                            self.options
+                                .effects
+                                .call(&node.id.to_string_lossy(), &connection, op, &args, &key)?;
+                        let output = Output::from_value(result).unwrap_or_else(|| Output::text_output("null"));
+                        self.completed += 1;
+                        self.record(step, node, &output, cost, true)?;
+                        (output, cost)
+                    }
+                };
                 self.cost += cost;
-                Output::from_value(result)
-                    .unwrap_or_else(|| Output::from_value(Value::Null).unwrap_or_else(|| Output::text_output("")))
+                output
             }
             Kind::Wait { filter } => self.wait(node, filter.as_ref(), &input, frame, item)?,
             Kind::Decide => match self.options.answers.get(&node.id) {
@@ -259,6 +275,26 @@ impl Runner<'_> {
             self.emit(node, Hook::OnDone, emit.item.as_ref(), value);
         }
         Ok(output)
+    }
+
+    /// The output and cost the journal recorded for step `step`, when this run is a replay that
+    /// has not yet passed what was recorded.
+    fn replayed(&mut self, step: u64, node: &Node) -> Result<Option<(Output, f64)>, Error> {
+        let Some(journal) = self.journal.as_mut() else {
+            return Ok(None);
+        };
+        let replayed = journal.replayed(step, &node.id.to_string_lossy())?;
+        if replayed.is_some() {
+            self.completed += 1;
+        }
+        Ok(replayed)
+    }
+
+    fn record(&mut self, step: u64, node: &Node, output: &Output, cost: f64, effect: bool) -> Result<(), Error> {
+        match self.journal.as_mut() {
+            Some(journal) => journal.record(step, &node.id.to_string_lossy(), output, cost, effect),
+            None => Ok(()),
+        }
     }
 
     fn emit(&self, node: &Node, hook: Hook, item: Option<&Str>, value: Value) {

@@ -183,10 +183,18 @@ impl Workflows {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn check(document: &Value, workflows: &Workflows) -> Vec<Issue> {
+    let names: Vec<&str> = workflows.names().collect();
+    check_names(document, &names)
+}
+
+/// As [`check`], where only the names of the workflows subflows may call are known (a
+/// directory listing, say).
+pub fn check_names(document: &Value, workflow_names: &[&str]) -> Vec<Issue> {
     let unknown = |name: &str| -> Option<Vec<String>> {
-        match workflows.get(name) {
-            Some(_) => None,
-            None => Some(workflows.names().map(str::to_string).collect()),
+        if workflow_names.contains(&name) {
+            None
+        } else {
+            Some(workflow_names.iter().map(|name| (*name).to_string()).collect())
         }
     };
     document::check_document(document, &unknown)
@@ -280,5 +288,56 @@ impl std::fmt::Debug for RunOptions {
 ///
 /// The first failure, with its code (see the crate's table) and a message naming the node.
 pub fn run(workflow: &Workflow, workflows: &Workflows, input: Output, options: &RunOptions) -> Result<Output, Error> {
-    interp::run(workflow, workflows, input, options)
+    interp::run(workflow, workflows, input, options, None)
+}
+
+/// Where a durable run keeps its completed nodes, and where a resumed run finds them.
+///
+/// A node's step number is its place in the order the run's nodes completed. A run is
+/// deterministic given what it reads from outside — its calls' and model calls' answers, its
+/// events and answers, and its host's reads — so a resumed run runs again from the start,
+/// taking each call and model call that completed before from [`Journal::replayed`] instead of
+/// making it again, and replaying the recorded host reads (a [`writ_core::ReplayingHost`]);
+/// everything else is computed again and gives the same outputs.
+pub trait Journal {
+    /// The output and cost recorded for step `step`, the call or model call `node_id`; `None`
+    /// when nothing was recorded there (the run goes on live from that step).
+    ///
+    /// # Errors
+    ///
+    /// `store-failed` when the store fails, or when the recorded step is another node's (the
+    /// document changed under the run).
+    fn replayed(&mut self, step: u64, node_id: &str) -> Result<Option<(Output, f64)>, Error>;
+
+    /// Records that node `node_id` completed as step `step` with `output`. An `effect` (a call
+    /// or model call) must be durable when this returns; other steps, which a resume computes
+    /// again, may be kept and written with the next durable one.
+    ///
+    /// # Errors
+    ///
+    /// `store-failed` when the store fails.
+    fn record(&mut self, step: u64, node_id: &str, output: &Output, cost: f64, effect: bool) -> Result<(), Error>;
+
+    /// Writes whatever [`Journal::record`] kept.
+    ///
+    /// # Errors
+    ///
+    /// `store-failed` when the store fails.
+    fn flush(&mut self) -> Result<(), Error>;
+}
+
+/// Runs `workflow` over `input` as [`run`] does, recording each completed node in `journal`
+/// and taking the calls and model calls it already holds from it (see [`Journal`]).
+///
+/// # Errors
+///
+/// As [`run`], and `store-failed` from the journal.
+pub fn run_durable(
+    workflow: &Workflow,
+    workflows: &Workflows,
+    input: Output,
+    options: &RunOptions,
+    journal: &mut dyn Journal,
+) -> Result<Output, Error> {
+    interp::run(workflow, workflows, input, options, Some(journal))
 }
