@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod eval;
+mod flow;
 mod plan;
 mod run;
 
@@ -35,6 +36,8 @@ enum Command {
     Plan(plan::PlanArgs),
     /// Start, resume, show and list runs of approved plans.
     Run(run::RunArgs),
+    /// Check and run JSON workflow documents.
+    Flow(flow::FlowArgs),
 }
 
 /// How the process ends. Only `main` turns this into an exit code.
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Command::Eval(args) => eval::run(args),
         Command::Plan(args) => plan::run(args),
         Command::Run(args) => run::run(args),
+        Command::Flow(args) => flow::run(args),
     };
     let status = status.unwrap_or_else(|error| {
         if error.is_broken_pipe() {
