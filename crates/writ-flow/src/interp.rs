@@ -200,11 +200,21 @@ impl Runner<'_> {
             }
             Kind::Subflow { reference } => self.subflow(node, reference, input)?,
             Kind::CallModel { instructions } => {
-                let (output, cost) = self.options.effects.call_model(
-                    &node.id.to_string_lossy(),
-                    instructions,
-                    &input.text().to_string_lossy(),
-                )?;
+                let step = self.completed + 1;
+                let (output, cost) = match self.replayed(step, node)? {
+                    Some(replayed) => replayed,
+                    None => {
+                        self.entered(step, node)?;
+                        let answered = self.options.effects.call_model(
+                            &node.id.to_string_lossy(),
+                            instructions,
+                            &input.text().to_string_lossy(),
+                        )?;
+                        self.completed += 1;
+                        self.record(step, node, &answered.0, answered.1, true)?;
+                        answered
+                    }
+                };
                 self.cost += cost;
                 output
             }
@@ -231,6 +241,7 @@ impl Runner<'_> {
                 let (output, cost) = match self.replayed(step, node)? {
                     Some(replayed) => replayed,
                     None => {
+                        self.entered(step, node)?;
                         let key = format!("{}/{step}/{}", self.options.run_id, node.id.to_string_lossy());
                         let (result, cost) =
                             self.options
@@ -288,6 +299,13 @@ impl Runner<'_> {
             self.completed += 1;
         }
         Ok(replayed)
+    }
+
+    fn entered(&mut self, step: u64, node: &Node) -> Result<(), Error> {
+        match self.journal.as_mut() {
+            Some(journal) => journal.entered(step, &node.id.to_string_lossy()),
+            None => Ok(()),
+        }
     }
 
     fn record(&mut self, step: u64, node: &Node, output: &Output, cost: f64, effect: bool) -> Result<(), Error> {

@@ -309,6 +309,16 @@ pub trait Journal {
     /// document changed under the run).
     fn replayed(&mut self, step: u64, node_id: &str) -> Result<Option<(Output, f64)>, Error>;
 
+    /// Marks that the call or model call `node_id` is about to run as step `step`: everything
+    /// recorded so far, and the host reads made since, must be durable when this returns, so a
+    /// resume that finds the call entered and not completed repeats it with the same arguments
+    /// (and the same idempotency key).
+    ///
+    /// # Errors
+    ///
+    /// `store-failed` when the store fails.
+    fn entered(&mut self, step: u64, node_id: &str) -> Result<(), Error>;
+
     /// Records that node `node_id` completed as step `step` with `output`. An `effect` (a call
     /// or model call) must be durable when this returns; other steps, which a resume computes
     /// again, may be kept and written with the next durable one.
