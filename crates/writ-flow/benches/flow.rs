@@ -5,10 +5,11 @@
 //! targets). Every iteration checks its answer.
 //!
 //! Measured 2026-12-02 on the 2-core build machine, sharing it with another build (`cargo bench
-//! -p writ-flow`): the loop 128 ms (1.3 µs an iteration, two evaluations each: the body and the
-//! until test), 8.9 times jsonata-js's floor of 11.4 µs an iteration (1.14 s), short of the
-//! 20 times (50 ms) issue 16 aims at; routing 52 ms for the 10,000 inputs (5.2 µs each: reading
-//! the input's JSON text, one or two route tests and a compute), 2.2 times the same floor. A
+//! -p writ-flow`): the loop 106–128 ms across runs (1.1–1.3 µs an iteration, two evaluations
+//! each: the body and the until test), 9 to 11 times jsonata-js's floor of 11.4 µs an
+//! iteration (1.14 s), short of the 20 times (50 ms) issue 16 aims at; routing 22 ms for the
+//! 10,000 inputs (2.2 µs each: reading the input's JSON text once, one or two route tests and a
+//! compute), 5 times the same floor (it was 52 ms while each read parsed the text again). A
 //! profile of the loop puts most of the time in writ-jsonata's per-evaluation setup and answer
 //! measuring (`evaluate_root`, `Measure::len`), and under 10% in writ-flow itself.
 

@@ -1,6 +1,7 @@
 //! What passes from node to node: text, read back as data where it parses as JSON.
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use writ_core::{Str, Value, parse_json};
 
@@ -11,13 +12,27 @@ use writ_core::{Str, Value, parse_json};
 /// such a result as the value itself ([`Output::data`]), which reads back exactly as its text
 /// would — the text is written only when someone asks for it ([`Output::text`]), so a loop
 /// of compute steps never writes and re-reads its state.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct Output(Repr);
 
-#[derive(Clone, PartialEq)]
+impl PartialEq for Output {
+    /// Outputs are equal when they read the same: a text and the value it reads as are not,
+    /// since their texts may differ (`" 5"` and `5`).
+    fn eq(&self, other: &Output) -> bool {
+        match (&self.0, &other.0) {
+            (Repr::Text(a, _), Repr::Text(b, _)) => a == b,
+            (Repr::Data(a), Repr::Data(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Clone)]
 enum Repr {
-    /// Text as a node gave it: read as JSON where it parses, else as the string itself.
-    Text(Str),
+    /// Text as a node gave it: read as JSON where it parses, else as the string itself. The
+    /// reading is kept once made (a conditional's routes and its target read one input), and
+    /// shared by the output's clones.
+    Text(Str, Arc<OnceLock<Value>>),
     /// A value other than a string whose JSON text reads back as the value itself: no
     /// `undefined` inside it, no `-0`, no number JSON cannot write.
     Data(Value),
@@ -26,7 +41,7 @@ enum Repr {
 impl Output {
     /// Text, as a model or a tool gives it.
     pub fn text_output(text: impl Into<Str>) -> Output {
-        Output(Repr::Text(text.into()))
+        Output(Repr::Text(text.into(), Arc::default()))
     }
 
     /// The output of a node whose result is `value`, written as compute output is: a string
@@ -35,14 +50,14 @@ impl Output {
     pub fn from_value(value: Value) -> Option<Output> {
         match value {
             Value::Undefined => None,
-            Value::String(text) => Some(Output(Repr::Text(text))),
+            Value::String(text) => Some(Output::text_output(text)),
             value if reads_back_as_itself(&value) => Some(Output(Repr::Data(value))),
             value => {
                 // Written and read back, as the text would be.
                 let text = value.to_json_string()?;
                 Some(match parse_json(&text) {
                     Ok(read) => Output(Repr::Data(read)),
-                    Err(_) => Output(Repr::Text(Str::from(text))),
+                    Err(_) => Output::text_output(text),
                 })
             }
         }
@@ -53,14 +68,14 @@ impl Output {
     pub fn data(&self) -> Value {
         match &self.0 {
             Repr::Data(value) => value.clone(),
-            Repr::Text(text) => read_text(text),
+            Repr::Text(text, read) => read.get_or_init(|| read_text(text)).clone(),
         }
     }
 
     /// The output as text: text as it is, anything else as its JSON text.
     pub fn text(&self) -> Str {
         match &self.0 {
-            Repr::Text(text) => text.clone(),
+            Repr::Text(text, _) => text.clone(),
             Repr::Data(value) => Str::from(value.to_json_string().unwrap_or_default()),
         }
     }
@@ -68,7 +83,7 @@ impl Output {
     /// The output as it would be stored: the text as a JSON string, or the value itself.
     pub fn to_value(&self) -> Value {
         match &self.0 {
-            Repr::Text(text) => Value::String(text.clone()),
+            Repr::Text(text, _) => Value::String(text.clone()),
             Repr::Data(value) => value.clone(),
         }
     }
