@@ -299,6 +299,10 @@ pub fn run(workflow: &Workflow, workflows: &Workflows, input: Output, options: &
 /// taking each call and model call that completed before from [`Journal::replayed`] instead of
 /// making it again, and replaying the recorded host reads (a [`writ_core::ReplayingHost`]);
 /// everything else is computed again and gives the same outputs.
+///
+/// What a replay does not repeat exactly: emitItems hooks of the nodes it computes again emit
+/// again (emission is at least once), and a `maxDuration` counts from when the resumed run
+/// reached its loop, on this process's clock.
 pub trait Journal {
     /// The output and cost recorded for step `step`, the call or model call `node_id`; `None`
     /// when nothing was recorded there (the run goes on live from that step).
