@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod checkpoint;
 pub mod conformance;
 mod error;
 pub mod lifecycle;

@@ -29,6 +29,7 @@ use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, 
 use serde_json::Value as Json;
 use writ_plan::{ApprovalRecord, Op, Provenance};
 
+use crate::checkpoint::Checkpointer;
 use crate::rules::{self, FoldedPlan, Record};
 use crate::run::{self, Lease, RunBatch, RunEvent, RunOutcome, RunStore, RunSummary};
 use crate::{NewPlan, PlanState, PlanStore, PlanSummary, StoreError, StoredPlan};
@@ -101,16 +102,26 @@ pub enum Durability {
     PowerLoss,
 }
 
+/// How many pages the write-ahead log may hold before a commit itself checkpoints: only
+/// when the checkpointing thread falls behind (or could not start).
+const WAL_CHECKPOINT_PAGES: i64 = 10_000;
+
 /// A [`PlanStore`] and [`RunStore`] in one SQLite file, safe to share between threads and to
 /// open from several processes at once.
 #[derive(Debug)]
 pub struct SqliteStore {
+    /// Declared first, so it stops before the store's connection closes (the last connection
+    /// to close checkpoints and removes the log).
+    _checkpointer: Option<Checkpointer>,
     connection: Mutex<Connection>,
     /// The last fold of each plan read, with the text of the ops it folds. Reading the ops'
     /// text is cheap; parsing and folding them is not. The text is compared, not trusted by
     /// revision, so an edit made to the file underneath is still seen.
-    folds: Mutex<HashMap<String, (Vec<String>, Arc<FoldedPlan>)>>,
+    folds: Mutex<KeptFolds>,
 }
+
+/// Each plan's last fold, by plan id, with the text of the ops it folded.
+type KeptFolds = HashMap<String, (Vec<String>, Arc<FoldedPlan>)>;
 
 /// How many plans' folds a store keeps before it starts afresh.
 const KEPT_FOLDS: usize = 256;
@@ -145,6 +156,7 @@ impl SqliteStore {
     /// of the file: another process may open the same file otherwise). Refused with
     /// `schema_too_new` when a newer writ wrote the file.
     pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<SqliteStore, StoreError> {
+        let path = path.as_ref();
         let mut connection = Connection::open(path).map_err(db)?;
         connection.busy_timeout(BUSY_TIMEOUT).map_err(db)?;
         connection
@@ -157,6 +169,10 @@ impl SqliteStore {
         connection.pragma_update(None, "synchronous", synchronous).map_err(db)?;
         connection.pragma_update(None, "fullfsync", fullfsync).map_err(db)?;
         connection.pragma_update(None, "foreign_keys", true).map_err(db)?;
+        // Checkpoints run on the store's own thread (`Checkpointer`); this is the backstop.
+        connection
+            .pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)
+            .map_err(db)?;
         // Every statement of the plan and run paths stays prepared.
         connection.set_prepared_statement_cache_capacity(32);
         let tx = connection
@@ -199,6 +215,7 @@ impl SqliteStore {
         }
         tx.commit().map_err(db)?;
         Ok(SqliteStore {
+            _checkpointer: Checkpointer::start(path, BUSY_TIMEOUT),
             connection: Mutex::new(connection),
             folds: Mutex::default(),
         })
@@ -418,7 +435,7 @@ impl SqliteStore {
         Ok(folded)
     }
 
-    fn folds_lock(&self) -> MutexGuard<'_, HashMap<String, (Vec<String>, Arc<FoldedPlan>)>> {
+    fn folds_lock(&self) -> MutexGuard<'_, KeptFolds> {
         // A fold is inserted whole or not at all, so a panic elsewhere leaves the map usable.
         self.folds.lock().unwrap_or_else(PoisonError::into_inner)
     }
