@@ -76,8 +76,10 @@ fn toolbox(delay: Duration) -> Arc<Toolbox> {
     Arc::new(toolbox)
 }
 
-/// A store holding the plan approved, ready to run once.
-enum Fresh {
+/// One store for every run of a benchmark, as a deployment keeps one: each run's plan is
+/// approved in it beforehand, untimed, and a SQLite store's log grows (and is checkpointed)
+/// across the runs.
+enum Store {
     Memory(Arc<MemoryStore>),
     /// The directory is removed when the store is dropped.
     Sqlite {
@@ -95,49 +97,62 @@ mod tempdir {
             let _ = std::fs::remove_dir_all(&self.0);
         }
     }
+
+    /// A fresh scratch directory named after `what`.
+    pub fn new(what: &str) -> Dir {
+        let dir = std::env::temp_dir().join(format!("writ-run-bench-{}-{what}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch dir");
+        Dir(dir)
+    }
 }
 
-fn fresh(kind: &str, document: &Json, registry: &Registry, serial: &mut u64) -> (Fresh, String) {
-    *serial += 1;
-    match kind {
-        "memory" => {
-            let store = Arc::new(MemoryStore::new());
-            let plan_id = approve(&*store, document, registry);
-            (Fresh::Memory(store), plan_id)
+impl Store {
+    fn new(kind: &str) -> Store {
+        match kind {
+            "memory" => Store::Memory(Arc::new(MemoryStore::new())),
+            durability => {
+                let dir = tempdir::new(durability);
+                let mode = if durability == "sqlite-powerloss" {
+                    Durability::PowerLoss
+                } else {
+                    Durability::Process
+                };
+                let store = SqliteStore::open_with(dir.0.join("runs.db"), mode).expect("open");
+                Store::Sqlite {
+                    store: Arc::new(store),
+                    _dir: dir,
+                }
+            }
         }
-        durability => {
-            let dir = std::env::temp_dir().join(format!("writ-run-bench-{}-{serial}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).expect("a scratch dir");
-            let mode = if durability == "sqlite-powerloss" {
-                Durability::PowerLoss
-            } else {
-                Durability::Process
-            };
-            let store = Arc::new(SqliteStore::open_with(dir.join("runs.db"), mode).expect("open"));
-            let plan_id = approve(&*store, document, registry);
-            (
-                Fresh::Sqlite {
-                    store,
-                    _dir: tempdir::Dir(dir),
-                },
-                plan_id,
-            )
+    }
+
+    /// Approves a copy of `document` under a fresh plan id, ready to run once.
+    fn approve(&self, document: &Json, registry: &Registry, serial: &mut u64) -> String {
+        *serial += 1;
+        let mut document = document.clone();
+        document["planId"] = json!(format!("{}-{serial}", document["planId"].as_str().unwrap_or("plan")));
+        match self {
+            Store::Memory(store) => approve(&**store, &document, registry),
+            Store::Sqlite { store, .. } => approve(&**store, &document, registry),
+        }
+    }
+
+    fn runs(&self) -> Arc<dyn RunStore> {
+        match self {
+            Store::Memory(store) => store.clone(),
+            Store::Sqlite { store, .. } => store.clone(),
         }
     }
 }
 
 fn run_once(
     runtime: &tokio::runtime::Runtime,
-    fresh: &Fresh,
+    store: Arc<dyn RunStore>,
     plan_id: &str,
     tools: &Arc<Toolbox>,
     registry: &Arc<Registry>,
 ) {
-    let store: Arc<dyn RunStore> = match fresh {
-        Fresh::Memory(store) => store.clone(),
-        Fresh::Sqlite { store, .. } => store.clone(),
-    };
     let view = runtime
         .block_on(Runtime::new(store, tools.clone(), registry.clone()).start(plan_id, json!({}), None, &Abort::new()))
         .expect("the run starts");
@@ -158,24 +173,41 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group(format!("run/chain-{STEPS}-noop"));
     group.sample_size(20);
     for kind in ["memory", "sqlite-process", "sqlite-powerloss"] {
+        let store = Store::new(kind);
         group.bench_function(kind, |b| {
-            b.iter_batched_ref(
-                || fresh(kind, &chain, &registry, &mut serial),
-                |(fresh, plan_id)| run_once(&runtime, fresh, plan_id, &noop, &registry),
+            b.iter_batched(
+                || store.approve(&chain, &registry, &mut serial),
+                |plan_id| run_once(&runtime, store.runs(), &plan_id, &noop, &registry),
                 BatchSize::PerIteration,
             );
         });
     }
     group.finish();
 
+    // What power-loss safety costs at the least: one write and flush of a log page, in the
+    // same directory the power-loss store's file is in. A step in that mode commits once.
+    let mut group = c.benchmark_group("fsync");
+    group.sample_size(20);
+    let dir = tempdir::new("fsync");
+    let mut log = std::fs::File::create(dir.0.join("log")).expect("a log file");
+    let page = vec![0x5a_u8; 4096];
+    group.bench_function("write-4KiB-and-sync_data", |b| {
+        b.iter(|| {
+            std::io::Write::write_all(&mut log, &page).expect("written");
+            log.sync_data().expect("flushed");
+        });
+    });
+    group.finish();
+
     let fan = plan("fan", 32, false);
     let slow = toolbox(Duration::from_millis(50));
     let mut group = c.benchmark_group("run/fan-32-of-50ms");
     group.sample_size(10);
+    let store = Store::new("sqlite-process");
     group.bench_function("sqlite-process", |b| {
-        b.iter_batched_ref(
-            || fresh("sqlite-process", &fan, &registry, &mut serial),
-            |(fresh, plan_id)| run_once(&runtime, fresh, plan_id, &slow, &registry),
+        b.iter_batched(
+            || store.approve(&fan, &registry, &mut serial),
+            |plan_id| run_once(&runtime, store.runs(), &plan_id, &slow, &registry),
             BatchSize::PerIteration,
         );
     });
