@@ -453,3 +453,30 @@ fn a_version_1_file_is_migrated() {
         .expect("version");
     assert_eq!(version, 2);
 }
+
+/// Commits go to the write-ahead log; the store's own thread copies them into the file soon
+/// after, with no commit needed to set it off.
+#[test]
+fn the_log_is_checkpointed_into_the_file_without_a_commit() {
+    let db = TempDb::new();
+    claimed(&*db, "plan-a", "run-1");
+    db.acquire_run("run-1", "w", Duration::from_secs(600)).expect("acquire");
+    let file_len = || std::fs::metadata(db.path()).expect("the file").len();
+    // Let the thread catch up with the claim, so what follows is in the log only.
+    std::thread::sleep(Duration::from_millis(600));
+    let before = file_len();
+    // About 2 MiB of events, well past the file's current size.
+    let event = [entered(&"x".repeat(2000), 0)];
+    for _ in 0..1000 {
+        let batch = [RunBatch {
+            run_id: "run-1",
+            events: &event,
+        }];
+        db.append_run_events("w", &batch).expect("append");
+    }
+    let grown = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(50));
+        file_len() > before + 1_000_000
+    });
+    assert!(grown, "the file stayed at {} bytes (it was {before})", file_len());
+}
