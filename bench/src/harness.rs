@@ -1,5 +1,5 @@
-//! The harness: generates the data, runs every workload in writ and in its peers (node, and
-//! jlens-core for the JSONata workloads) in fresh processes, pass after pass, checks that every
+//! The harness: generates the data, runs every workload in writ and in its peers (node,
+//! jlens-core for the JSONata workloads, LangGraph for the plan runtime's) in fresh processes, pass after pass, checks that every
 //! side agrees, and reports medians and writ's ratio to each peer.
 
 use std::io::{BufRead, BufReader, Read};
@@ -21,7 +21,7 @@ const JLENS_VERSION: &str = "0.26.0";
 /// The help text.
 pub const USAGE: &str = "\
 usage: writ-bench [--runs N] [--samples N] [--scale F] [--only SUBSTRING] [--json]
-                  [--data-dir DIR] [--node PATH]
+                  [--data-dir DIR] [--node PATH] [--python PATH]
        writ-bench worker [--side writ|jlens] <workload> <data-file> <samples>
 
   --runs N          passes over every workload, each in fresh processes (default 3)
@@ -30,7 +30,9 @@ usage: writ-bench [--runs N] [--samples N] [--scale F] [--only SUBSTRING] [--jso
   --only SUBSTRING  runs only the workloads whose name contains SUBSTRING
   --json            prints one JSON object per workload instead of a table
   --data-dir DIR    where the generated data lives (default target/bench-data)
-  --node PATH       the node executable (default node)";
+  --node PATH       the node executable (default node)
+  --python PATH     the Python with LangGraph installed, for the run/ workloads
+                    (default bench/peers/.venv/bin/python)";
 
 /// The harness's options.
 #[derive(Debug)]
@@ -42,6 +44,7 @@ pub struct Options {
     json: bool,
     data_dir: PathBuf,
     node: String,
+    python: PathBuf,
 }
 
 impl Options {
@@ -59,6 +62,7 @@ impl Options {
             json: false,
             data_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-data"),
             node: "node".to_string(),
+            python: Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/.venv/bin/python"),
         };
         let mut args = args.iter();
         while let Some(arg) = args.next() {
@@ -78,6 +82,7 @@ impl Options {
                 "--json" => options.json = true,
                 "--data-dir" => options.data_dir = PathBuf::from(value()?),
                 "--node" => options.node = value()?,
+                "--python" => options.python = PathBuf::from(value()?),
                 _ => return Err(format!("unknown argument {arg:?}\n\n{USAGE}")),
             }
         }
@@ -98,18 +103,23 @@ enum Side {
     Writ,
     Node,
     Jlens,
+    LangGraph,
 }
 
 impl Side {
     /// Every side, in the order of the first pass; the next pass goes the other way round, so
     /// no side always runs on a machine another has warmed.
-    const ALL: [Side; 3] = [Side::Writ, Side::Node, Side::Jlens];
+    const ALL: [Side; 4] = [Side::Writ, Side::Node, Side::Jlens, Side::LangGraph];
+
+    /// The sides writ is compared with.
+    const PEERS: [Side; 3] = [Side::Node, Side::Jlens, Side::LangGraph];
 
     fn name(self) -> &'static str {
         match self {
             Side::Writ => "writ",
             Side::Node => "node",
             Side::Jlens => "jlens",
+            Side::LangGraph => "langgraph",
         }
     }
 
@@ -118,6 +128,7 @@ impl Side {
             Side::Writ => 0,
             Side::Node => 1,
             Side::Jlens => 2,
+            Side::LangGraph => 3,
         }
     }
 
@@ -126,6 +137,7 @@ impl Side {
             Side::Writ => true,
             Side::Node => workload.without_node.is_none(),
             Side::Jlens => workload.jlens.is_some(),
+            Side::LangGraph => workload.langgraph,
         }
     }
 }
@@ -139,7 +151,7 @@ struct Report {
 /// Everything gathered for one workload over all passes, by [`Side::index`].
 struct Tally {
     workload: &'static Workload,
-    reports: [Vec<Report>; 3],
+    reports: [Vec<Report>; 4],
 }
 
 /// One side's figures for one workload.
@@ -151,7 +163,7 @@ struct Figure {
 /// One line of the report: each side's figures, absent for a side that does not run it.
 struct Row {
     workload: &'static Workload,
-    sides: [Option<Figure>; 3],
+    sides: [Option<Figure>; 4],
 }
 
 impl Row {
@@ -198,6 +210,7 @@ pub fn run(options: &Options) -> Result<(), String> {
     let node_version = node_version(&options.node)?;
     let writ_exe = std::env::current_exe().map_err(|error| format!("cannot find writ-bench itself: {error}"))?;
     let peer_script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/node.mjs");
+    let langgraph_script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/langgraph_peer.py");
 
     let sizes = DataSet::ALL
         .iter()
@@ -205,7 +218,7 @@ pub fn run(options: &Options) -> Result<(), String> {
         .collect::<Vec<_>>()
         .join(", ");
     let with_jlens = selected.iter().any(|workload| workload.jlens.is_some());
-    let peers = if with_jlens {
+    let mut peers = if with_jlens {
         format!(
             "peers node {node_version} (jsonata-js {}) and jlens-core {JLENS_VERSION}",
             jsonata_version()?
@@ -213,6 +226,10 @@ pub fn run(options: &Options) -> Result<(), String> {
     } else {
         format!("peer node {node_version}")
     };
+    let with_langgraph = selected.iter().any(|workload| workload.langgraph);
+    if with_langgraph {
+        peers.push_str(&format!(", LangGraph {}", langgraph_version(&options.python)?));
+    }
     let header = format!(
         "writ-bench: {} runs x {} samples, {peers}, scale {} ({sizes}{})",
         options.runs,
@@ -234,7 +251,7 @@ pub fn run(options: &Options) -> Result<(), String> {
         .iter()
         .map(|&workload| Tally {
             workload,
-            reports: [Vec::new(), Vec::new(), Vec::new()],
+            reports: [Vec::new(), Vec::new(), Vec::new(), Vec::new()],
         })
         .collect();
     let samples = options.samples.to_string();
@@ -256,6 +273,11 @@ pub fn run(options: &Options) -> Result<(), String> {
                         }
                         command
                     }
+                    Side::LangGraph => {
+                        let mut command = Command::new(&options.python);
+                        command.arg(&langgraph_script);
+                        command
+                    }
                     Side::Node => {
                         let mut command = Command::new(&options.node);
                         // wasmoon's WebAssembly, tiered up in the background, can leave node 20
@@ -275,7 +297,7 @@ pub fn run(options: &Options) -> Result<(), String> {
     let mut disagreements = Vec::new();
     for tally in &tallies {
         let name = tally.workload.name;
-        let mut sides = [None, None, None];
+        let mut sides = [None, None, None, None];
         for side in Side::ALL {
             let reports = &tally.reports[side.index()];
             if reports.is_empty() {
@@ -294,7 +316,7 @@ pub fn run(options: &Options) -> Result<(), String> {
             workload: tally.workload,
             sides,
         };
-        for peer in [Side::Node, Side::Jlens] {
+        for peer in Side::PEERS {
             if let (false, Some(writ), Some(other)) = (row.agrees(peer), row.side(Side::Writ), row.side(peer)) {
                 // Reported after the figures, so a correctness bug does not hide the timings.
                 disagreements.push(format!(
@@ -313,7 +335,7 @@ pub fn run(options: &Options) -> Result<(), String> {
             println!("{}", json_line(row, options));
         }
     } else {
-        print_table(&rows, with_jlens);
+        print_table(&rows, with_jlens, with_langgraph);
     }
     if disagreements.is_empty() {
         Ok(())
@@ -355,9 +377,21 @@ fn json_line(row: &Row, options: &Options) -> Value {
             jlens.map_or(Value::Null, |figure| Value::from(figure.check.as_str())),
         );
     }
+    if row.workload.langgraph {
+        let langgraph = row.side(Side::LangGraph);
+        line.insert(
+            "langgraph_median_ns".into(),
+            number_or_null(langgraph.map(|figure| figure.median_ns)),
+        );
+        line.insert("langgraph_ratio".into(), number_or_null(row.ratio(Side::LangGraph)));
+        line.insert(
+            "langgraph_check".into(),
+            langgraph.map_or(Value::Null, |figure| Value::from(figure.check.as_str())),
+        );
+    }
     line.insert(
         "checks_agree".into(),
-        Value::from(row.agrees(Side::Node) && row.agrees(Side::Jlens)),
+        Value::from(Side::PEERS.into_iter().all(|peer| row.agrees(peer))),
     );
     line.insert(
         "writ_check".into(),
@@ -383,57 +417,48 @@ fn ratio_text(ratio: f64) -> String {
 }
 
 /// The table: each side's median and writ's ratio to each peer ("—" where a side did not run;
-/// the jlens columns only when a selected workload has a jlens side), then why node skipped
-/// what it skipped.
-fn print_table(rows: &[Row], with_jlens: bool) {
+/// the jlens and LangGraph columns only when a selected workload has that side), then why node
+/// skipped what it skipped.
+fn print_table(rows: &[Row], with_jlens: bool, with_langgraph: bool) {
     let width = rows
         .iter()
         .map(|row| row.workload.name.len())
         .max()
         .unwrap_or(0)
         .max("workload".len());
+    let peers: Vec<Side> = Side::PEERS
+        .into_iter()
+        .filter(|peer| match peer {
+            Side::Jlens => with_jlens,
+            Side::LangGraph => with_langgraph,
+            _ => true,
+        })
+        .collect();
+    let mut header = format!("{:<width$}  {:>10}", "workload", "writ");
+    for peer in &peers {
+        header.push_str(&format!("  {:>10}", peer.name()));
+    }
+    for peer in &peers {
+        header.push_str(&format!("  {:>14}", format!("writ/{}", peer.name())));
+    }
+    println!("{}", header.trim_end());
     let time = |row: &Row, side: Side| {
         row.side(side)
             .map_or_else(|| "—".to_string(), |figure| human_ns(figure.median_ns))
     };
-    let ratio = |row: &Row, peer: Side| {
-        let mut text = row.ratio(peer).map_or_else(|| "—".to_string(), ratio_text);
-        if !row.agrees(peer) {
-            text.push_str(" (checks differ)");
-        }
-        text
-    };
-    if with_jlens {
-        println!(
-            "{:<width$}  {:>10}  {:>10}  {:>10}  {:>9}  {:>10}",
-            "workload", "writ", "node", "jlens", "writ/node", "writ/jlens"
-        );
-    } else {
-        println!(
-            "{:<width$}  {:>10}  {:>10}  {:>9}",
-            "workload", "writ", "node", "writ/node"
-        );
-    }
     for row in rows {
-        if with_jlens {
-            println!(
-                "{:<width$}  {:>10}  {:>10}  {:>10}  {:>9}  {:>10}",
-                row.workload.name,
-                time(row, Side::Writ),
-                time(row, Side::Node),
-                time(row, Side::Jlens),
-                ratio(row, Side::Node),
-                ratio(row, Side::Jlens),
-            );
-        } else {
-            println!(
-                "{:<width$}  {:>10}  {:>10}  {:>9}",
-                row.workload.name,
-                time(row, Side::Writ),
-                time(row, Side::Node),
-                ratio(row, Side::Node),
-            );
+        let mut line = format!("{:<width$}  {:>10}", row.workload.name, time(row, Side::Writ));
+        for &peer in &peers {
+            line.push_str(&format!("  {:>10}", time(row, peer)));
         }
+        for &peer in &peers {
+            let mut ratio = row.ratio(peer).map_or_else(|| "—".to_string(), ratio_text);
+            if !row.agrees(peer) {
+                ratio.push_str(" (checks differ)");
+            }
+            line.push_str(&format!("  {ratio:>14}"));
+        }
+        println!("{}", line.trim_end());
     }
     for row in rows {
         if let Some(reason) = row.workload.without_node {
@@ -600,6 +625,27 @@ fn node_version(node: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
 }
 
+/// The version of LangGraph that `python` imports.
+fn langgraph_version(python: &Path) -> Result<String, String> {
+    let output = Command::new(python)
+        .args(["-c", "import importlib.metadata as m; print(m.version('langgraph'))"])
+        .output()
+        .map_err(|error| {
+            format!(
+                "cannot run {} for the LangGraph peer (python3 -m venv bench/peers/.venv && bench/peers/.venv/bin/pip install -r bench/peers/requirements.txt): {error}",
+                python.display()
+            )
+        })?;
+    if !output.status.success() {
+        return Err(format!(
+            "{} cannot import langgraph (pip install -r bench/peers/requirements.txt): {}",
+            python.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
 /// The version of the jsonata-js the node peer loads (from the oracle's `node_modules`).
 fn jsonata_version() -> Result<String, String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../oracle/node_modules/jsonata/package.json");
@@ -661,14 +707,14 @@ mod tests {
         };
         let row = Row {
             workload,
-            sides: [figure("a"), figure("a"), figure("b")],
+            sides: [figure("a"), figure("a"), figure("b"), None],
         };
         assert!(row.agrees(Side::Node));
         assert!(!row.agrees(Side::Jlens));
         assert_eq!(row.ratio(Side::Node), Some(1.0));
         let without_node = Row {
             workload,
-            sides: [figure("a"), None, figure("a")],
+            sides: [figure("a"), None, figure("a"), None],
         };
         assert!(without_node.agrees(Side::Node));
         assert_eq!(without_node.ratio(Side::Node), None);

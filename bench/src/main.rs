@@ -11,6 +11,7 @@ mod harness;
 mod jexl;
 mod jsonata;
 mod lua;
+mod run;
 mod stats;
 mod worker;
 mod workloads;

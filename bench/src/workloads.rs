@@ -10,7 +10,7 @@ use writ_core::{Object, Str, Value, js_number_to_string, parse_json, write_js_nu
 use writ_js::{Budget, Compiled, Evaluator};
 
 use crate::data::{DataSet, Input};
-use crate::{jexl, jsonata, lua};
+use crate::{jexl, jsonata, lua, run};
 
 /// Prepares a workload from the data file's text (untimed).
 pub type Loader = fn(String) -> Result<Box<dyn Task>, String>;
@@ -25,6 +25,9 @@ pub struct Workload {
     pub load: Loader,
     /// jlens-core's side, for the JSONata workloads.
     pub jlens: Option<Loader>,
+    /// Whether LangGraph (`bench/peers/langgraph_peer.py`) runs it: the plan runtime's
+    /// workloads.
+    pub langgraph: bool,
     /// Why node does not run this workload, when it does not.
     pub without_node: Option<&'static str>,
 }
@@ -37,6 +40,7 @@ impl Workload {
             data: Input::Generated(data),
             load,
             jlens: None,
+            langgraph: false,
             without_node: None,
         }
     }
@@ -48,7 +52,21 @@ impl Workload {
             data,
             load,
             jlens: Some(jlens),
+            langgraph: false,
             without_node: None,
+        }
+    }
+
+    /// A plan-runtime workload writ and LangGraph run; it reads no data (the smallest set is
+    /// passed, as every worker takes a file).
+    const fn run(name: &'static str, load: Loader) -> Workload {
+        Workload {
+            name,
+            data: Input::Generated(DataSet::Rows1k),
+            load,
+            jlens: None,
+            langgraph: true,
+            without_node: Some("a plan runtime's workload: its peer is LangGraph"),
         }
     }
 }
@@ -67,6 +85,15 @@ macro_rules! jsonata_workload {
 
 /// A prepared workload.
 pub trait Task {
+    /// Whether each iteration needs [`Task::prepare`] first (untimed); the worker then times
+    /// iterations one by one instead of a sample at once.
+    fn prepares(&self) -> bool {
+        false
+    }
+
+    /// Makes what the next iteration uses up (a plan approved for its one run).
+    fn prepare(&mut self) {}
+
     /// Runs one timed iteration, keeping its result for [`Task::check`].
     fn iterate(&mut self);
 
@@ -175,6 +202,8 @@ pub const WORKLOADS: &[Workload] = &[
         Input::Suite("items"),
         jsonata::SUITE_SELF_JOIN
     ),
+    Workload::run("run/chain-200/memory", |_| run::load_chain("memory")),
+    Workload::run("run/chain-200/sqlite", |_| run::load_chain("sqlite")),
 ];
 
 // The js workloads' expressions. `bench/peers/node.mjs` holds the same text; the check strings
@@ -529,6 +558,9 @@ mod tests {
         for workload in WORKLOADS {
             let text = workload.data.text(0.0001).expect("readable data");
             let mut task = (workload.load)(text.clone()).expect("loads");
+            if task.prepares() {
+                task.prepare();
+            }
             task.iterate();
             let check = task.check();
             assert!(!check.is_empty(), "{}", workload.name);

@@ -1,14 +1,15 @@
-//! Runs the whole harness on tiny data against node (and jlens-core for the JSONata
-//! workloads) and checks every workload's report line.
+//! Runs the whole harness on tiny data against node (jlens-core for the JSONata workloads,
+//! LangGraph for the plan runtime's) and checks every workload's report line.
 //!
-//! Node is required, with jsonata-js, jexl and wasmoon installed in oracle/: without them the harness
-//! fails, and so does this test.
+//! Node is required, with jsonata-js, jexl and wasmoon installed in oracle/, and LangGraph in
+//! bench/peers/.venv (the README's test command installs both): without them the harness fails,
+//! and so does this test.
 
 use std::process::Command;
 
 use writ_core::{Value, parse_json};
 
-const WORKLOADS: [&str; 34] = [
+const WORKLOADS: [&str; 36] = [
     "json/parse/items-20k",
     "json/stringify/items-20k",
     "value/filter-sum/items-200k",
@@ -43,10 +44,17 @@ const WORKLOADS: [&str; 34] = [
     "jsonata/suite/format-number",
     "jsonata/suite/transform",
     "jsonata/suite/self-join",
+    "run/chain-200/memory",
+    "run/chain-200/sqlite",
 ];
 
-/// The workloads node does not run (jsonata-js runs out of memory on them at full size).
-const WITHOUT_NODE: [&str; 1] = ["jsonata/order-by/items-200k"];
+/// The workloads node does not run (jsonata-js runs out of memory on them at full size; the
+/// plan runtime's peer is LangGraph).
+const WITHOUT_NODE: [&str; 3] = [
+    "jsonata/order-by/items-200k",
+    "run/chain-200/memory",
+    "run/chain-200/sqlite",
+];
 
 #[test]
 fn every_workload_runs_on_both_sides_and_agrees() {
@@ -69,7 +77,7 @@ fn every_workload_runs_on_both_sides_and_agrees() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
-        "writ-bench failed ({}); node must be installed:\n{stderr}{stdout}",
+        "writ-bench failed ({}); node and the LangGraph peer must be installed:\n{stderr}{stdout}",
         output.status
     );
 
@@ -119,6 +127,28 @@ fn every_workload_runs_on_both_sides_and_agrees() {
             assert!(
                 field(line, "jlens_median_ns").is_none(),
                 "{name}: no jlens side in {line}"
+            );
+        }
+        if name.starts_with("run/") {
+            assert!(
+                number("langgraph_median_ns") > 0.0,
+                "{name}: LangGraph median in {line}"
+            );
+            assert!(number("langgraph_ratio") > 0.0, "{name}: LangGraph ratio in {line}");
+            assert_eq!(
+                writ_check,
+                check("langgraph_check"),
+                "{name}: LangGraph check in {line}"
+            );
+            assert_eq!(
+                writ_check.map(|check| check.to_string_lossy().into_owned()),
+                Some("steps:200".to_owned()),
+                "{name}: every step settled in {line}"
+            );
+        } else {
+            assert!(
+                field(line, "langgraph_median_ns").is_none(),
+                "{name}: no LangGraph side in {line}"
             );
         }
         assert_eq!(
