@@ -123,12 +123,20 @@ fn push_edge_key(key: &mut String, id: &str) {
     push_counted(key, 'e', id);
 }
 
-/// `<tag><length in chars>:<id>`. Keys are built at every step of a run, so without a
-/// temporary string for the length.
+/// `<tag><length in chars>:<id>`. Keys are built at every step of a run, so the length is
+/// written digit by digit rather than through the formatting machinery.
 fn push_counted(key: &mut String, tag: char, id: &str) {
-    use std::fmt::Write;
     key.push(tag);
-    let _ = write!(key, "{}:", id.chars().count());
+    let count = id.chars().count();
+    let mut scale = 1;
+    while count / scale >= 10 {
+        scale *= 10;
+    }
+    while scale > 0 {
+        key.push(char::from(b'0' + (count / scale % 10) as u8));
+        scale /= 10;
+    }
+    key.push(':');
     key.push_str(id);
 }
 
@@ -906,6 +914,21 @@ mod tests {
         let value = StagedValue::from_wire(&json).unwrap_or_else(|e| panic!("{json}: {e}"));
         assert_eq!(StagedValue::from_wire(&value.to_wire()).unwrap(), value, "{json}");
         value
+    }
+
+    #[test]
+    fn branch_keys_count_each_id_in_chars() {
+        let branch = BranchId {
+            segments: vec![
+                RouteSegment::Edge(String::new()),
+                RouteSegment::Edge("é".repeat(12)),
+                RouteSegment::Edge("x".repeat(105)),
+            ],
+        };
+        assert_eq!(
+            branch.key(),
+            format!("e0:e12:{}e105:{}", "é".repeat(12), "x".repeat(105))
+        );
     }
 
     #[test]

@@ -61,9 +61,16 @@ impl Stored {
         }
     }
 
+    fn folded(&self) -> &FoldedPlan {
+        self.folded.get_or_init(|| self.record.fold(&self.ops))
+    }
+
     fn read(&self) -> StoredPlan {
-        self.record
-            .read_folded(self.folded.get_or_init(|| self.record.fold(&self.ops)))
+        self.record.read_folded(self.folded())
+    }
+
+    fn summary(&self) -> PlanSummary {
+        self.record.summary(self.folded())
     }
 }
 
@@ -104,7 +111,7 @@ impl Inner {
         let mut record = stored.record.clone();
         rule(&mut record, &plan)?;
         stored.record = record;
-        Ok(stored.read().summary)
+        Ok(stored.summary())
     }
 }
 
@@ -119,7 +126,7 @@ impl PlanStore for MemoryStore {
             });
         }
         let stored = Stored::new(Record::new(plan_id, new.label, new.provenance), Vec::new());
-        let summary = stored.read().summary;
+        let summary = stored.summary();
         inner.plans.insert(plan_id.to_owned(), stored);
         Ok(summary)
     }
@@ -136,7 +143,7 @@ impl PlanStore for MemoryStore {
             stored.ops.push(op);
             stored.folded = OnceLock::new();
         }
-        Ok(stored.read().summary)
+        Ok(stored.summary())
     }
 
     fn read_ops(&self, plan_id: &str, through_revision: Option<u64>) -> Result<Vec<Op>, StoreError> {
@@ -210,13 +217,13 @@ impl PlanStore for MemoryStore {
             });
         }
         let stored = Stored::new(record, prefix);
-        let summary = stored.read().summary;
+        let summary = stored.summary();
         inner.plans.insert(new_id.to_owned(), stored);
         Ok(summary)
     }
 
     fn list(&self) -> Result<Vec<PlanSummary>, StoreError> {
-        Ok(self.lock().plans.values().map(|stored| stored.read().summary).collect())
+        Ok(self.lock().plans.values().map(Stored::summary).collect())
     }
 }
 

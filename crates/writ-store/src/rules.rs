@@ -52,18 +52,23 @@ impl Record {
     /// The plan read whole from a fold of its ops kept earlier.
     pub fn read_folded(&self, folded: &FoldedPlan) -> StoredPlan {
         StoredPlan {
-            summary: PlanSummary {
-                plan_id: self.plan_id.clone(),
-                state: self.state,
-                digest: folded.digest.clone(),
-                revision: folded.view.revision,
-                label: self.label.clone(),
-                provenance: self.provenance.clone(),
-                approval: self.approval.clone(),
-                run_id: self.run_id.clone(),
-            },
+            summary: self.summary(folded),
             view: folded.view.clone(),
             fold_issues: folded.issues.clone(),
+        }
+    }
+
+    /// The plan's summary, from a fold of its ops (without copying the view).
+    pub fn summary(&self, folded: &FoldedPlan) -> PlanSummary {
+        PlanSummary {
+            plan_id: self.plan_id.clone(),
+            state: self.state,
+            digest: folded.digest.clone(),
+            revision: folded.view.revision,
+            label: self.label.clone(),
+            provenance: self.provenance.clone(),
+            approval: self.approval.clone(),
+            run_id: self.run_id.clone(),
         }
     }
 }

@@ -406,7 +406,7 @@ impl SqliteStore {
             let plan = record.read_folded(&folded);
             rule(&mut record, &plan)?;
             save(tx, &record)?;
-            Ok(record.read_folded(&folded).summary)
+            Ok(record.summary(&folded))
         })
     }
 
@@ -533,7 +533,7 @@ impl PlanStore for SqliteStore {
             }
             tx.execute("INSERT INTO runs (run_id, plan_id) VALUES (?1, ?2)", [run_id, plan_id])
                 .map_err(db)?;
-            Ok(record.read_folded(&folded).summary)
+            Ok(record.summary(&folded))
         })
     }
 
@@ -566,7 +566,7 @@ impl PlanStore for SqliteStore {
             ids.iter()
                 .map(|plan_id| {
                     let (record, revision) = load_existing(tx, plan_id)?;
-                    Ok(record.read_folded(&*self.fold(tx, &record, revision)?).summary)
+                    Ok(record.summary(&*self.fold(tx, &record, revision)?))
                 })
                 .collect()
         })
