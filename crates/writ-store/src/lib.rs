@@ -18,6 +18,7 @@
 mod checkpoint;
 pub mod conformance;
 mod error;
+pub mod flow;
 pub mod lifecycle;
 mod memory;
 mod rules;
