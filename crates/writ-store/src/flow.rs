@@ -190,11 +190,12 @@ impl FlowStore {
         Ok(Some(FlowRun { spec, status, result }))
     }
 
-    /// Appends completed steps in one transaction.
+    /// Writes steps in one transaction; a step of a number stored already replaces it (a call
+    /// entered, then completed).
     ///
     /// # Errors
     ///
-    /// `store_failed` when a step of that number is stored already, or SQLite fails.
+    /// `store_failed` when SQLite fails.
     pub fn append(&mut self, run_id: &str, steps: &[FlowStep]) -> Result<(), FlowStoreError> {
         if steps.is_empty() {
             return Ok(());
@@ -206,7 +207,7 @@ impl FlowStore {
         {
             let mut insert = tx
                 .prepare_cached(
-                    "INSERT INTO flow_steps (run_id, seq, node_id, output, meta) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    "INSERT OR REPLACE INTO flow_steps (run_id, seq, node_id, output, meta) VALUES (?1, ?2, ?3, ?4, ?5)",
                 )
                 .map_err(db)?;
             for step in steps {
@@ -278,7 +279,7 @@ mod tests {
             meta: "{}".into(),
         };
         store.append("r1", &[step(1), step(2)]).unwrap();
-        assert!(store.append("r1", &[step(2)]).is_err(), "a step is stored once");
+        store.append("r1", &[step(2)]).unwrap();
         drop(store);
         let mut store = FlowStore::open(&path).unwrap();
         assert_eq!(store.steps("r1").unwrap(), vec![step(1), step(2)]);
