@@ -520,7 +520,7 @@ impl<'g, 'v> Routes<'g, 'v> {
                     let (previous, segment) = samples.steps[current];
                     match segment {
                         Some(Step::Edge(edge)) => {
-                            segments.push(RouteSegment::Edge(self.graph.view.edges[edge].id.clone()))
+                            segments.push(RouteSegment::Edge(self.graph.view.edges[edge].id.as_str().into()))
                         }
                         Some(Step::Join(join)) => segments.push(self.join_segment(join)),
                         None => {}
@@ -601,9 +601,9 @@ impl<'g, 'v> Routes<'g, 'v> {
                     let leaving = self.graph.out_edges[at]
                         .iter()
                         .copied()
-                        .find(|&edge| !self.back[edge] && self.graph.view.edges[edge].id == *id);
+                        .find(|&edge| !self.back[edge] && *self.graph.view.edges[edge].id == **id);
                     let Some(edge) = leaving else {
-                        return match self.graph.view.edges.iter().find(|edge| edge.id == *id) {
+                        return match self.graph.view.edges.iter().find(|edge| *edge.id == **id) {
                             None => fail(format!("there is no edge \"{id}\"")),
                             Some(edge) if edge.from != here => fail(format!(
                                 "edge \"{id}\" leaves \"{}\", but the route has reached \"{here}\"",

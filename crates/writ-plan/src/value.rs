@@ -14,6 +14,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
+use std::sync::Arc;
 
 use base64::Engine as _;
 use serde_json::{Map as JsonMap, Value as Json};
@@ -78,8 +79,9 @@ pub enum Select {
 /// One step of a route through a plan: an edge followed, or a join passed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum RouteSegment {
-    /// The edge with this id was followed.
-    Edge(String),
+    /// The edge with this id was followed. Shared: a route is copied at every step of a run,
+    /// each copy one segment longer.
+    Edge(Arc<str>),
     /// The join node `join` settled, merging the routes that arrived over the edges `of`.
     Join {
         /// The join node's id.
@@ -403,7 +405,7 @@ impl BranchId {
                 let mut object = JsonMap::new();
                 match segment {
                     RouteSegment::Edge(id) => {
-                        object.insert("edge".into(), Json::String(id.clone()));
+                        object.insert("edge".into(), Json::String(id.to_string()));
                     }
                     RouteSegment::Join { join, of } => {
                         object.insert("join".into(), Json::String(join.clone()));
@@ -749,7 +751,7 @@ fn read_branch_id(json: &Json, at: &Pointer<'_>) -> Result<BranchId, WireError> 
         let object = expect_object(segment, &segment_at, "{\"edge\": id} or {\"join\": id, \"of\": [ids]}")?;
         let segment = if object.contains_key("edge") {
             refuse_unknown_keys(object, &["edge"], &segment_at)?;
-            RouteSegment::Edge(required_string(object, "edge", &segment_at)?)
+            RouteSegment::Edge(required_string(object, "edge", &segment_at)?.into())
         } else {
             refuse_unknown_keys(object, &["join", "of"], &segment_at)?;
             let join = required_string(object, "join", &segment_at)?;
@@ -920,9 +922,9 @@ mod tests {
     fn branch_keys_count_each_id_in_chars() {
         let branch = BranchId {
             segments: vec![
-                RouteSegment::Edge(String::new()),
-                RouteSegment::Edge("é".repeat(12)),
-                RouteSegment::Edge("x".repeat(105)),
+                RouteSegment::Edge("".into()),
+                RouteSegment::Edge("é".repeat(12).into()),
+                RouteSegment::Edge("x".repeat(105).into()),
             ],
         };
         assert_eq!(

@@ -157,7 +157,7 @@ fn node_ref() -> impl Strategy<Value = NodeRef> {
         any::<u64>().prop_map(Select::Index),
     ];
     let segment = prop_oneof![
-        any::<String>().prop_map(RouteSegment::Edge),
+        any::<String>().prop_map(|id| RouteSegment::Edge(id.into())),
         (any::<String>(), prop::collection::vec(any::<String>(), 0..3))
             .prop_map(|(join, of)| RouteSegment::Join { join, of }),
     ];

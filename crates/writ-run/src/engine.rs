@@ -834,7 +834,7 @@ impl<'r> Driver<'r> {
         for (edge_id, handle, to) in fired {
             let mut segments = Vec::with_capacity(branch.segments.len() + 1);
             segments.extend_from_slice(&branch.segments);
-            segments.push(RouteSegment::Edge(edge_id.clone()));
+            segments.push(RouteSegment::Edge(edge_id.as_str().into()));
             let kind = self.plan.nodes.get(&to).map_or("call", |node| node.kind).to_owned();
             self.emit(RunEvent::EdgeTaken {
                 edge_id: edge_id.clone(),
