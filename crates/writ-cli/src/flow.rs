@@ -57,7 +57,7 @@ enum FlowCommand {
     Check {
         /// The workflow document.
         workflow: PathBuf,
-        /// The named workflows subflows call: one file DIR/<name>.json each.
+        /// The named workflows subflows call: one file DIR/NAME.json each.
         #[arg(long, value_name = "DIR")]
         workflows: Option<PathBuf>,
         /// Print {"ok", "issues": [{"code", "path", "message"}]}.
@@ -76,7 +76,7 @@ struct RunFlags {
     /// A file holding the input text (`-` for stdin).
     #[arg(long, value_name = "FILE")]
     input_file: Option<PathBuf>,
-    /// The named workflows subflows call: one file DIR/<name>.json each.
+    /// The named workflows subflows call: one file DIR/NAME.json each.
     #[arg(long, value_name = "DIR")]
     workflows: Option<PathBuf>,
     /// Expression limits for this run: {"timeout", "depth", "steps", "sequence",
