@@ -171,6 +171,21 @@ impl Connections {
     }
 }
 
+/// For a name that is not among `names`: "did you mean …? " (or nothing) and the names listed
+/// (or "none").
+fn suggest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> (String, String) {
+    let listed: Vec<&str> = names.collect();
+    let hint = closest_name(name, listed.iter().copied())
+        .map(|nearest| format!("did you mean '{nearest}'? "))
+        .unwrap_or_default();
+    let listed = if listed.is_empty() {
+        "none".to_string()
+    } else {
+        listed.join(", ")
+    };
+    (hint, listed)
+}
+
 impl Effects for Connections {
     fn call(
         &self,
@@ -181,34 +196,20 @@ impl Effects for Connections {
         idempotency_key: &str,
     ) -> Result<(Value, f64), Error> {
         let Some(toolbox) = self.connections.get(connection) else {
-            let hint = match closest_name(connection, self.names()) {
-                Some(nearest) => format!("did you mean '{nearest}'? "),
-                None => String::new(),
-            };
-            let names: Vec<&str> = self.names().collect();
+            let (hint, names) = suggest(connection, self.names());
             return Err(Error::new(
                 Code::UnknownConnection,
                 format!(
-                    "call node '{node}' names connection '{connection}', which the tools manifest does not have; {hint}the connections are {}",
-                    if names.is_empty() {
-                        "none".to_string()
-                    } else {
-                        names.join(", ")
-                    }
+                    "call node '{node}' names connection '{connection}', which the tools manifest does not have; {hint}the connections are {names}"
                 ),
             ));
         };
         if toolbox.spec(op).is_none() {
-            let hint = match closest_name(op, toolbox.names()) {
-                Some(nearest) => format!("did you mean '{nearest}'? "),
-                None => String::new(),
-            };
-            let names: Vec<&str> = toolbox.names().collect();
+            let (hint, names) = suggest(op, toolbox.names());
             return Err(Error::new(
                 Code::UnknownConnection,
                 format!(
-                    "call node '{node}' calls op '{op}', which connection '{connection}' does not offer; {hint}its ops are {}",
-                    names.join(", ")
+                    "call node '{node}' calls op '{op}', which connection '{connection}' does not offer; {hint}its ops are {names}"
                 ),
             ));
         }
