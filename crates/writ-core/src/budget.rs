@@ -191,6 +191,9 @@ pub struct Meter {
     depth: u32,
     max_depth: Option<u32>,
     exceeded: Option<BudgetExceeded>,
+    /// The last reservation on the system clock: when it was made and the work it predicted at
+    /// the charged rates, checked against the clock at the next reading ([`crate::pace`]).
+    reserved: Option<(Instant, Duration)>,
 }
 
 /// The wall-clock bound of a [`Meter`].
@@ -259,6 +262,7 @@ impl Meter {
             depth: 0,
             max_depth: limits.max_depth,
             exceeded: None,
+            reserved: None,
         };
         meter.grant(0);
         meter
@@ -396,6 +400,9 @@ impl Meter {
         if let Some(exceeded) = self.exceeded {
             return Err(exceeded);
         }
+        if let Some((start, predicted)) = self.reserved.take() {
+            crate::pace::observe(predicted, self.now().saturating_duration_since(start));
+        }
         if let Some(interrupt) = &self.interrupt
             && interrupt.is_raised()
         {
@@ -417,15 +424,27 @@ impl Meter {
     /// as building one long string — would not finish before the deadline: the worst case
     /// charged in time before it runs. Reads the clock; without a time limit it never fails.
     ///
+    /// `work` is at the rates the engine measured on a quiet machine. On the system clock it
+    /// is scaled by the pace this machine has lately run such pieces at, and the piece is
+    /// timed against it at the next clock reading ([`crate::paced`]), so reservations hold on
+    /// a loaded or slowed machine too.
+    ///
     /// # Errors
     ///
     /// [`Bound::Time`] or [`Bound::Interrupted`], or any earlier error again.
     pub fn reserve_time(&mut self, work: Duration) -> Result<(), BudgetExceeded> {
         self.check_clock()?;
-        if let Deadline::At(at, millis) = self.deadline
-            && self.now().checked_add(work).is_none_or(|done| done >= at)
-        {
-            return self.fail(Bound::Time, millis);
+        if let Deadline::At(at, millis) = self.deadline {
+            let now = self.now();
+            // A manual clock's time says nothing of how fast the machine runs.
+            let system = self.clock.is_none();
+            let expected = if system { crate::pace::paced(work) } else { work };
+            if now.checked_add(expected).is_none_or(|done| done >= at) {
+                return self.fail(Bound::Time, millis);
+            }
+            if system {
+                self.reserved = Some((now, work));
+            }
         }
         Ok(())
     }

@@ -60,6 +60,7 @@ pub mod math;
 mod number;
 mod object;
 mod outcome;
+mod pace;
 mod path;
 mod serde_impl;
 mod str;
@@ -77,6 +78,7 @@ pub use json::{DEFAULT_MAX_JSON_DEPTH, JsonError, JsonTooLong, parse_json, parse
 pub use number::{js_number_to_string, write_js_number};
 pub use object::{Object, Shape};
 pub use outcome::{ANSWER_TOO_LARGE, EnvelopeError, MAX_ANSWER_BYTES, Outcome};
+pub use pace::{MAX_PACE, paced};
 pub use path::{FORBIDDEN_SEGMENTS, Path, PathError};
 pub use str::{CodeUnits, Str};
 pub use suggest::closest_name;

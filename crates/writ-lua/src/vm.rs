@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use mlua::chunk::{ChunkMode, Compiler};
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue, VmState};
@@ -443,7 +444,8 @@ fn refuel(lua: &Lua, shared: &Shared, gauge: &Gauge) -> mlua::Result<VmState> {
 }
 
 /// Sets the VM's memory limit to the smaller of the ceiling and the time cap: the memory in
-/// use plus what one operation builds ([`BYTES_PER_MILLI`]) in half the time left. A single
+/// use plus what one operation builds ([`BYTES_PER_MILLI`], slowed by the pace the machine
+/// has lately run charged work at, [`writ_core::paced`]) in half the time left. A single
 /// Luau operation cannot be interrupted, but everything it builds it allocates, so one that
 /// would run past the deadline is refused before it starts, and answers a timeout. The
 /// interrupt's fast path comes back when that half has passed, to halve the cap again, so an
@@ -459,9 +461,10 @@ fn cap(lua: &Lua, running: &mut Running, gauge: &Gauge) -> mlua::Result<()> {
         }
     };
     let half = running.deadline.saturating_sub(now) / 2;
-    let room = usize::try_from(half.max(1))
-        .unwrap_or(usize::MAX)
-        .saturating_mul(BYTES_PER_MILLI);
+    // On a machine running slower than the reference one lately, a millisecond builds less.
+    let slowdown = writ_core::paced(Duration::from_millis(1)).as_micros().max(1000);
+    let room =
+        usize::try_from(u128::from(half.max(1)) * BYTES_PER_MILLI as u128 * 1000 / slowdown).unwrap_or(usize::MAX);
     let limit = lua.used_memory().saturating_add(room);
     running.capped = limit < running.ceiling;
     lua.set_memory_limit(limit.min(running.ceiling))?;
@@ -475,7 +478,7 @@ fn cap(lua: &Lua, running: &mut Running, gauge: &Gauge) -> mlua::Result<()> {
 fn out_of_memory(running: &mut Running) {
     if running.capped {
         // The cap stands for the deadline: the meter records it crossed, as if it had run.
-        let _ = running.meter.reserve_time(std::time::Duration::MAX);
+        let _ = running.meter.reserve_time(Duration::MAX);
     } else {
         running.memory = true;
     }
@@ -522,7 +525,7 @@ fn reserve(shared: &Shared, items: f64) -> mlua::Result<()> {
     let mut running = lock(shared);
     // `as` saturates: a count past u64 (or infinite) charges the most there is.
     let steps = 1 + (items / 64.0) as u64;
-    let work = std::time::Duration::from_secs_f64((items * ITEM_NANOS / 1e9).min(1e9));
+    let work = Duration::from_secs_f64((items * ITEM_NANOS / 1e9).min(1e9));
     running
         .meter
         .steps(steps)
