@@ -155,12 +155,13 @@ fuzz_target!(|bytes: &[u8]| {
     match written {
         Ok(Ok(_)) => {}
         Ok(Err(_)) => panic!("{source} answered a value too long to write"),
-        // The bounds (D1012 time, D1011 depth, D2015 sequence, U1001 steps and caps, U1008
-        // the answer's size), D1001 a number JSON cannot hold, and the type and argument
-        // errors a chain of uses can meet (T…, D2…, D3…).
+        // The bounds (D1012 time, D1011 depth, D2015 sequence, U1006 steps, U1007 a string's
+        // length or the memory used, U1001 the other caps, U1008 the answer's size), D1001 a
+        // number JSON cannot hold, and the type and argument errors a chain of uses can meet
+        // (T…, D2…, D3…).
         Err(code) => {
             assert!(
-                ["D1012", "U1008", "D2015", "U1001", "D1011", "D1001"].contains(&code.as_str())
+                ["D1012", "U1008", "D2015", "U1006", "U1007", "U1001", "D1011", "D1001"].contains(&code.as_str())
                     || code.starts_with('T')
                     || code.starts_with("D2")
                     || code.starts_with("D3"),
