@@ -194,6 +194,9 @@ pub struct Meter {
     /// The last reservation on the system clock: when it was made and the work it predicted at
     /// the charged rates, checked against the clock at the next reading ([`crate::pace`]).
     reserved: Option<(Instant, Duration)>,
+    /// Time kept before the deadline for work that follows the evaluation's own
+    /// ([`Meter::hold_back`]), at the charged rates.
+    held_back: Duration,
 }
 
 /// The wall-clock bound of a [`Meter`].
@@ -263,6 +266,7 @@ impl Meter {
             max_depth: limits.max_depth,
             exceeded: None,
             reserved: None,
+            held_back: Duration::ZERO,
         };
         meter.grant(0);
         meter
@@ -410,7 +414,7 @@ impl Meter {
         }
         match self.deadline {
             Deadline::At(at, millis) => {
-                if self.now() >= at {
+                if self.now().checked_add(self.held_back()).is_none_or(|now| now >= at) {
                     return self.fail(Bound::Time, millis);
                 }
             }
@@ -433,16 +437,51 @@ impl Meter {
     ///
     /// [`Bound::Time`] or [`Bound::Interrupted`], or any earlier error again.
     pub fn reserve_time(&mut self, work: Duration) -> Result<(), BudgetExceeded> {
+        self.reserve(work, true)
+    }
+
+    /// As [`Meter::reserve_time`], for work that runs after the evaluation's own: writing its
+    /// answer, dropping what it built. It is scaled by the pace but not timed, since what
+    /// runs next is not that work.
+    ///
+    /// # Errors
+    ///
+    /// As [`Meter::reserve_time`].
+    pub fn reserve_time_after(&mut self, work: Duration) -> Result<(), BudgetExceeded> {
+        self.reserve(work, false)
+    }
+
+    /// Keeps `work` (at the charged rates) of the time before the deadline for what must follow
+    /// the evaluation — dropping the lists it built, each a free or a count to decrement per
+    /// item — so the evaluation stops that much earlier and the host still has its answer by
+    /// the deadline. Holds add up. Reads no clock.
+    pub fn hold_back(&mut self, work: Duration) {
+        self.held_back = self.held_back.saturating_add(work);
+    }
+
+    /// The time held back, scaled by the pace on the system clock.
+    fn held_back(&self) -> Duration {
+        if self.held_back.is_zero() || self.clock.is_some() {
+            self.held_back
+        } else {
+            crate::pace::paced(self.held_back)
+        }
+    }
+
+    fn reserve(&mut self, work: Duration, runs_now: bool) -> Result<(), BudgetExceeded> {
         self.check_clock()?;
         if let Deadline::At(at, millis) = self.deadline {
             let now = self.now();
             // A manual clock's time says nothing of how fast the machine runs.
             let system = self.clock.is_none();
             let expected = if system { crate::pace::paced(work) } else { work };
-            if now.checked_add(expected).is_none_or(|done| done >= at) {
+            let done = now
+                .checked_add(expected)
+                .and_then(|done| done.checked_add(self.held_back()));
+            if done.is_none_or(|done| done >= at) {
                 return self.fail(Bound::Time, millis);
             }
-            if system {
+            if system && runs_now {
                 self.reserved = Some((now, work));
             }
         }
@@ -634,6 +673,32 @@ mod tests {
         assert!(meter.step().is_err(), "sticky");
         let mut unbounded = Meter::with_clock(&limits(), clock);
         assert!(unbounded.reserve_time(Duration::from_secs(3600)).is_ok());
+    }
+
+    #[test]
+    fn time_held_back_ends_the_evaluation_earlier() {
+        let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
+        let timed = Limits {
+            time: Some(Duration::from_millis(50)),
+            ..limits()
+        };
+        let mut meter = Meter::with_clock(&timed, clock.clone());
+        meter.hold_back(Duration::from_millis(20));
+        meter.hold_back(Duration::from_millis(10));
+        clock.advance(Duration::from_millis(15));
+        assert!(meter.check_clock().is_ok(), "15 + 30 < 50");
+        assert!(
+            meter.reserve_time(Duration::from_millis(10)).is_err(),
+            "15 + 10 + 30 >= 50"
+        );
+        let mut held = Meter::with_clock(&timed, clock.clone());
+        held.hold_back(Duration::from_millis(30));
+        clock.advance(Duration::from_millis(25));
+        assert_eq!(
+            held.check_clock().map_err(|e| e.bound),
+            Err(Bound::Time),
+            "25 + 30 >= 50"
+        );
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub(crate) fn measure(value: &Value, meter: &mut Meter) -> Result<std::result::R
         let nanos = written
             .saturating_mul(NANOS_PER_BYTE)
             .saturating_add(walk.values.saturating_mul(NANOS_PER_VALUE));
-        meter.reserve_time(Duration::from_nanos(nanos))?;
+        meter.reserve_time_after(Duration::from_nanos(nanos))?;
     }
     Ok(Ok(()))
 }

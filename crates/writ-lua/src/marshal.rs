@@ -185,7 +185,7 @@ pub(crate) fn from_lua(value: &LuaValue, meter: &mut Meter, ceiling: usize) -> R
     // can take seconds: a long answer's writing is charged in time before the host starts it.
     if answer.size >= WRITE_CHARGED_FROM {
         let writing = std::time::Duration::from_nanos(answer.size.saturating_mul(WRITE_NANOS_PER_BYTE));
-        answer.meter.reserve_time(writing)?;
+        answer.meter.reserve_time_after(writing)?;
     }
     Ok(value)
 }

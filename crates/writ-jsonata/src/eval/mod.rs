@@ -80,6 +80,9 @@ const ARRAY_ITEM_NANOS: u64 = 30;
 const DROP_NANOS: u64 = 250;
 /// Containers a deep copy builds between two reservations of their drop.
 const COPY_CHECK: u64 = 4096;
+/// What dropping one item of a built list costs at most, for holding back the time it takes
+/// after the evaluation (a shared count to decrement, or a free).
+const ITEM_DROP_NANOS: u64 = 8;
 
 thread_local! {
     /// The name the input document is bound under (`$$`), made once per thread.
@@ -109,6 +112,8 @@ pub(crate) struct Cx<'a> {
     focus: Str,
     /// Containers the evaluation's deep copies have built, for the time their drop takes.
     copied: u64,
+    /// Items of lists built since their drop time was last held back.
+    built: u64,
 }
 
 /// Evaluates `root` over `input` with `bindings` as its variables, charging `meter` and reading
@@ -141,6 +146,7 @@ pub(crate) fn evaluate_root<'b>(
         position: 0,
         focus: FOCUS_NAME.with(Str::clone),
         copied: 0,
+        built: 0,
     };
     let result = cx.eval(root, &input, &env)?;
     cx.answer(&result)
@@ -202,24 +208,35 @@ impl<'a> Cx<'a> {
 
     /// Charges building a sequence or array of `len` items (D2015 past the sequence limit), in
     /// length and in time.
+    ///
+    /// The list is dropped some time later, an item at a time: once enough items were built,
+    /// their drop is held back from the deadline ([`writ_core::Meter::hold_back`]). Lists
+    /// already dropped still count, which only makes the evaluation stop earlier, and only one
+    /// that builds a great deal.
     pub(crate) fn charge_array(&mut self, len: usize) -> Result<()> {
         let charged = self.meter.charge_array(len);
         self.budget(charged)?;
+        self.built = self.built.saturating_add(len as u64);
+        if self.built >= BULK_WORK {
+            let dropping = self.built.saturating_mul(ITEM_DROP_NANOS);
+            self.meter.hold_back(std::time::Duration::from_nanos(dropping));
+            self.built = 0;
+        }
         self.reserve_time(len as u64, ARRAY_ITEM_NANOS)
     }
 
     /// Charges one container a deep copy (`$clone`, a transform's target) builds. A copy that
     /// stops at the deadline is dropped whole as the error leaves, a free a container that
     /// took about as long as it took to build, so every [`COPY_CHECK`] containers the time
-    /// dropping all those copied so far would take is reserved: the copy stops while that
-    /// still fits before the deadline. Copies already dropped still count, which only makes
-    /// the reservation larger, and only for evaluations that copy a great deal.
+    /// dropping them takes is held back from the deadline and the clock read: the copy stops
+    /// while its drop still fits. Copies already dropped still count, as built lists do.
     pub(crate) fn charge_copied(&mut self) -> Result<()> {
         self.copied += 1;
         if self.copied.is_multiple_of(COPY_CHECK) {
-            let work = std::time::Duration::from_nanos(self.copied.saturating_mul(DROP_NANOS));
-            let reserved = self.meter.reserve_time(work);
-            self.budget(reserved)?;
+            self.meter
+                .hold_back(std::time::Duration::from_nanos(COPY_CHECK.saturating_mul(DROP_NANOS)));
+            let checked = self.meter.check_clock();
+            self.budget(checked)?;
         }
         Ok(())
     }
@@ -255,7 +272,10 @@ impl<'a> Cx<'a> {
                     .values
                     .saturating_mul(ANSWER_VALUE_NANOS)
                     .saturating_add(size.bytes.saturating_mul(ANSWER_BYTE_NANOS));
-                self.reserve_time(writing, 1)?;
+                if writing >= BULK_WORK {
+                    let reserved = self.meter.reserve_time_after(std::time::Duration::from_nanos(writing));
+                    self.budget(reserved)?;
+                }
                 Ok(value)
             }
             None => Err(Error::new(Code::U1008).with_value(limit.to_string())),
