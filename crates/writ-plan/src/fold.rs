@@ -22,8 +22,13 @@
 //! - `dangling_edge` (advisory): an edge whose endpoint is not in the plan is dropped.
 //! - `unknown_node` (advisory): a `set_node_*` op names a node the final plan does not have.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+// foldhash, seeded per process, rather than SipHash: the fold hashes an id or two for every op,
+// and SipHash was a tenth of its time.
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use crate::digest::encode_op;
 use crate::model::{DEFAULT_PLAN_BOUNDS, Edge, Node, PlanIssue, PlanView, Provenance};
@@ -45,18 +50,20 @@ pub struct Folded {
 pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded {
     let mut issues = Vec::new();
     let ordered = distinct_in_order(ops, &mut issues);
-    let mut nodes: Table<Node> = Table::default();
-    let mut edges: Table<Edge> = Table::default();
+    // Nodes are borrowed from the ops until an op edits them, and edges are never edited, so
+    // the fold copies a node once at most and an edge only into the view.
+    let mut nodes: Table<'_, Cow<'_, Node>> = Table::default();
+    let mut edges: Table<'_, &Edge> = Table::default();
     // For each present edge, the different edges with its id that it replaced since it was
     // last added fresh.
-    let mut displaced: HashMap<String, Vec<Edge>> = HashMap::new();
+    let mut displaced: HashMap<&str, Vec<&Edge>> = HashMap::new();
     let mut bounds = DEFAULT_PLAN_BOUNDS;
+    // The nodes the `set_node_*` ops edit, each with the first op's name, in fold order.
     let mut targeted: Vec<(&str, &'static str)> = Vec::new();
-    let mut targeted_seen: HashSet<&str> = HashSet::new();
     for op in &ordered {
         match &op.change {
             Change::AddNode(node) => {
-                nodes.insert(&node.id, node.clone());
+                nodes.insert(&node.id, Cow::Borrowed(node));
             }
             Change::RemoveNode {
                 node_id,
@@ -65,14 +72,15 @@ pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded
                 nodes.remove(node_id);
                 for edge_id in incident_edge_ids {
                     edges.remove(edge_id);
-                    displaced.remove(edge_id);
+                    if !displaced.is_empty() {
+                        displaced.remove(edge_id.as_str());
+                    }
                 }
             }
             Change::SetNodeField { node_id, path, value } => {
-                if targeted_seen.insert(node_id) {
-                    targeted.push((node_id, op.change.name()));
-                }
-                let Some(node) = nodes.get_mut(node_id) else { continue };
+                let Some(node) = nodes.edit(node_id, &mut targeted, op.change.name()) else {
+                    continue;
+                };
                 let depth = path.split('.').count() - 1 + height(value);
                 if depth > MAX_WIRE_DEPTH {
                     issues.push(
@@ -89,45 +97,43 @@ pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded
                     );
                     continue;
                 }
-                set_path(&mut node.definition, path, value.clone());
+                set_path(&mut node.to_mut().definition, path, value.clone());
             }
             Change::SetNodeDefinition { node_id, definition } => {
-                if targeted_seen.insert(node_id) {
-                    targeted.push((node_id, op.change.name()));
-                }
-                if let Some(node) = nodes.get_mut(node_id) {
-                    node.definition = definition.clone();
+                if let Some(node) = nodes.edit(node_id, &mut targeted, op.change.name()) {
+                    node.to_mut().definition = definition.clone();
                 }
             }
             Change::SetNodePhase { node_id, phase } => {
-                if targeted_seen.insert(node_id) {
-                    targeted.push((node_id, op.change.name()));
-                }
-                if let Some(node) = nodes.get_mut(node_id) {
-                    node.phase = phase.clone();
+                if let Some(node) = nodes.edit(node_id, &mut targeted, op.change.name()) {
+                    node.to_mut().phase = phase.clone();
                 }
             }
-            Change::AddEdge(edge) => match edges.insert(&edge.id, edge.clone()) {
-                Some(old) if !same_link(&old, edge) => {
-                    let earlier = displaced.entry(edge.id.clone()).or_default();
-                    if !earlier.iter().any(|e| same_link(e, &old)) {
+            Change::AddEdge(edge) => match edges.insert(&edge.id, edge) {
+                Some(old) if !same_link(old, edge) => {
+                    let earlier = displaced.entry(&edge.id).or_default();
+                    if !earlier.iter().any(|e| same_link(e, old)) {
                         earlier.push(old);
                     }
                 }
                 Some(_) => {}
                 None => {
-                    displaced.remove(&edge.id);
+                    if !displaced.is_empty() {
+                        displaced.remove(edge.id.as_str());
+                    }
                 }
             },
             Change::RemoveEdge { edge_id } => {
                 edges.remove(edge_id);
-                displaced.remove(edge_id);
+                if !displaced.is_empty() {
+                    displaced.remove(edge_id.as_str());
+                }
             }
             Change::SetBounds(new_bounds) => bounds = *new_bounds,
         }
     }
 
-    let nodes: Vec<Node> = nodes.into_values().collect();
+    let nodes: Vec<Node> = nodes.into_values().map(Cow::into_owned).collect();
     let present: HashSet<&str> = nodes.iter().map(|node| node.id.as_str()).collect();
     let mut kept_edges = Vec::new();
     let mut dangling = Vec::new();
@@ -144,7 +150,7 @@ pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded
                         "edge \"{}\" ({}) leads {} node \"{missing}\", which the plan does not have, so it was \
                          dropped; add the node, or remove the edge",
                         edge.id,
-                        describe(&edge),
+                        describe(edge),
                         if missing == edge.from { "from" } else { "to" },
                     ),
                 )
@@ -154,10 +160,14 @@ pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded
         }
     }
     for edge in &kept_edges {
-        let Some(earlier) = displaced.get(&edge.id) else {
+        let Some(earlier) = displaced.get(edge.id.as_str()) else {
             continue;
         };
-        let others: Vec<String> = earlier.iter().filter(|e| !same_link(e, edge)).map(describe).collect();
+        let others: Vec<String> = earlier
+            .iter()
+            .filter(|e| !same_link(e, edge))
+            .map(|e| describe(e))
+            .collect();
         if others.is_empty() {
             continue;
         }
@@ -197,7 +207,7 @@ pub fn fold(plan_id: &str, ops: &[Op], provenance: Option<Provenance>) -> Folded
             plan_id: plan_id.to_owned(),
             revision: ordered.len() as u64,
             nodes,
-            edges: kept_edges,
+            edges: kept_edges.into_iter().cloned().collect(),
             bounds,
             provenance,
         },
@@ -217,10 +227,18 @@ fn distinct_in_order<'o>(ops: &'o [Op], issues: &mut Vec<PlanIssue>) -> Vec<&'o 
             }
         })
     }
-    let mut ordered: Vec<&Op> = ops.iter().collect();
-    // Unstable is enough: ops that compare equal are equal in every field.
-    ordered.sort_unstable_by(|a, b| compare(a, b));
-    ordered.dedup_by(|later, earlier| compare(earlier, later) == Ordering::Equal);
+    // Sorted by lamport first, with the lamport beside each reference so that this sort reads
+    // no op; only ops that share a lamport are then compared in full, which reads their ids.
+    let mut keyed: Vec<(u64, &Op)> = ops.iter().map(|op| (op.lamport, op)).collect();
+    keyed.sort_unstable_by_key(|&(lamport, _)| lamport);
+    for run in keyed.chunk_by_mut(|a, b| a.0 == b.0) {
+        // Unstable is enough: ops that compare equal are equal in every field.
+        run.sort_unstable_by(|(_, a), (_, b)| compare(a, b));
+    }
+    keyed.dedup_by(|(later_lamport, later), (earlier_lamport, earlier)| {
+        later_lamport == earlier_lamport && compare(earlier, later) == Ordering::Equal
+    });
+    let ordered: Vec<&Op> = keyed.into_iter().map(|(_, op)| op).collect();
 
     let mut by_id: HashMap<&str, usize> = HashMap::with_capacity(ordered.len());
     let mut conflicts: Vec<Vec<&Op>> = Vec::new();
@@ -317,18 +335,35 @@ fn set_path(definition: &mut BTreeMap<String, StagedValue>, path: &str, value: S
         };
         fields = inner;
     }
-    fields.insert(last.to_owned(), value);
+    // Replacing a field in place keeps its key, so the common edit allocates no key.
+    match fields.get_mut(last) {
+        Some(slot) => *slot = value,
+        None => {
+            fields.insert(last.to_owned(), value);
+        }
+    }
 }
 
 /// Elements by id in the order a JavaScript `Map` keeps them: replacing keeps the first
 /// insertion's place; removing and adding again moves to the end.
-struct Table<T> {
+///
+/// Ids are borrowed from the ops, and an id keeps its entry when its element is removed, so
+/// that each op hashes its id once, whether it adds, removes or edits.
+struct Table<'o, T> {
     slots: Vec<Option<T>>,
-    index: HashMap<String, usize>,
+    index: HashMap<&'o str, Place>,
 }
 
-impl<T> Default for Table<T> {
-    fn default() -> Table<T> {
+/// Where an id's element is, and whether a `set_node_*` op named the id.
+#[derive(Clone, Copy)]
+struct Place {
+    /// The element's slot, `None` while it is removed (or was never added).
+    slot: Option<usize>,
+    edited: bool,
+}
+
+impl<T> Default for Table<'_, T> {
+    fn default() -> Self {
         Table {
             slots: Vec::new(),
             index: HashMap::new(),
@@ -336,13 +371,17 @@ impl<T> Default for Table<T> {
     }
 }
 
-impl<T> Table<T> {
+impl<'o, T> Table<'o, T> {
     /// Inserts or replaces; returns the element replaced.
-    fn insert(&mut self, id: &str, value: T) -> Option<T> {
-        match self.index.get(id) {
-            Some(&slot) => self.slots[slot].replace(value),
+    fn insert(&mut self, id: &'o str, value: T) -> Option<T> {
+        let place = self.index.entry(id).or_insert(Place {
+            slot: None,
+            edited: false,
+        });
+        match place.slot {
+            Some(slot) => self.slots[slot].replace(value),
             None => {
-                self.index.insert(id.to_owned(), self.slots.len());
+                place.slot = Some(self.slots.len());
                 self.slots.push(Some(value));
                 None
             }
@@ -350,13 +389,27 @@ impl<T> Table<T> {
     }
 
     fn remove(&mut self, id: &str) -> Option<T> {
-        let slot = self.index.remove(id)?;
+        let slot = self.index.get_mut(id)?.slot.take()?;
         self.slots[slot].take()
     }
 
-    fn get_mut(&mut self, id: &str) -> Option<&mut T> {
-        let slot = *self.index.get(id)?;
-        self.slots[slot].as_mut()
+    /// The element to edit, if present; the first edit of an id, present or not, is recorded
+    /// in `edited` with the op's name.
+    fn edit(
+        &mut self,
+        id: &'o str,
+        edited: &mut Vec<(&'o str, &'static str)>,
+        op_name: &'static str,
+    ) -> Option<&mut T> {
+        let place = self.index.entry(id).or_insert(Place {
+            slot: None,
+            edited: false,
+        });
+        if !place.edited {
+            place.edited = true;
+            edited.push((id, op_name));
+        }
+        self.slots[place.slot?].as_mut()
     }
 
     fn into_values(self) -> impl Iterator<Item = T> {
