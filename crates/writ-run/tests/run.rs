@@ -447,6 +447,24 @@ async fn max_steps_halts_the_run_and_a_resume_halts_again() {
 }
 
 #[tokio::test]
+async fn max_steps_is_a_bound_a_run_may_reach() {
+    // The linear plan runs three frames (entry, list, report): a maxSteps of 3 lets it finish,
+    // and 2 stops it before its last frame.
+    for (max_steps, outcome, echoes) in [(3, RunOutcome::Completed, 1), (2, RunOutcome::Halted, 0)] {
+        let calls = Calls::default();
+        let tools = toolbox(vec![count_tool(&calls, "list", 3), echo_tool(&calls, "echo")]);
+        let store = Arc::new(MemoryStore::new());
+        let mut document = linear_plan();
+        document["bounds"] = json!({"maxSteps": max_steps});
+        let plan_id = approve(&*store, &document, &tools);
+        let view = start(&store, &tools, &plan_id, json!({"topic": "x"})).await;
+        assert_eq!(view.outcome, Some(outcome), "maxSteps {max_steps}: {view:?}");
+        assert_eq!(view.steps, 3.min(max_steps), "maxSteps {max_steps}");
+        assert_eq!(calls.count("echo"), echoes, "maxSteps {max_steps}");
+    }
+}
+
+#[tokio::test]
 async fn failures_follow_error_edges_or_fail_the_run() {
     let failing = |calls: &Calls| {
         tool(calls, "list", None, Duration::ZERO, |_| {
