@@ -122,6 +122,15 @@ const SUITE_FORMAT_NUMBER = "Account.Order.Product.$formatNumber(Price * Quantit
 const SUITE_TRANSFORM = '$ ~> |Account.Order.Product|{"Total":Price*Quantity},["Description", "SKU"]|';
 const SUITE_SELF_JOIN = '{"items": items.{"foo": "bar","count": $count($$.items[text!="" and text!="foo"].row)}}';
 
+// The workflow workloads' expressions, the same text as the constants in bench/src/flow.rs.
+const LOOP_BODY = "{ 'n': n - 1, 'sum': sum + n }";
+const LOOP_UNTIL = 'n = 0';
+const ROUTE_SALE = 'active and stock > 0 and price < 20';
+const ROUTE_RESTOCK = 'stock < 100';
+const ACT_SALE = "{ 'action': 'sale', 'id': id, 'price': price * 0.9 }";
+const ACT_RESTOCK = "{ 'action': 'restock', 'id': id, 'order': 100 - stock }";
+const ACT_KEEP = "{ 'action': 'keep', 'id': id }";
+
 // The Jexl workloads' expressions, the same text as the constants in bench/src/jexl.rs.
 const JEXL_FILTER = 'items[.age >= 30]';
 const JEXL_COMPARE = 'age >= 30 && price < 50';
@@ -445,6 +454,46 @@ const WORKLOADS = {
   'jsonata/suite/format-number': jsonataWorkload(SUITE_FORMAT_NUMBER),
   'jsonata/suite/transform': jsonataWorkload(SUITE_TRANSFORM),
   'jsonata/suite/self-join': jsonataWorkload(SUITE_SELF_JOIN),
+  // The same expressions in a plain loop: what a workflow runtime on jsonata-js costs at least.
+  'flow/compute-loop/100k': async (text) => {
+    const count = 10 * JSON.parse(text).length;
+    const body = jsonata()(LOOP_BODY);
+    const until = jsonata()(LOOP_UNTIL);
+    let last = null;
+    return {
+      async: true,
+      async iterate() {
+        let state = { n: count, sum: 0 };
+        do {
+          state = await body.evaluate(state);
+        } while ((await until.evaluate(state)) !== true);
+        last = state;
+      },
+      check: () => JSON.stringify(last),
+    };
+  },
+  'flow/routing/items-10k': async (text) => {
+    const items = JSON.parse(text);
+    const [sale, restock] = [ROUTE_SALE, ROUTE_RESTOCK].map((expr) => jsonata()(expr));
+    const targets = [ACT_SALE, ACT_RESTOCK, ACT_KEEP].map((expr) => jsonata()(expr));
+    const names = ['sale', 'restock', 'keep'];
+    let counts = [0, 0, 0, 0];
+    return {
+      async: true,
+      async iterate() {
+        counts = [0, 0, 0, 0];
+        for (const item of items) {
+          let route = 2;
+          if ((await sale.evaluate(item)) === true) route = 0;
+          else if ((await restock.evaluate(item)) === true) route = 1;
+          const output = await targets[route].evaluate(item);
+          const taken = names.indexOf(output && output.action);
+          counts[taken < 0 ? 3 : taken] += 1;
+        }
+      },
+      check: () => `sale ${counts[0]}, restock ${counts[1]}, keep ${counts[2]}, failed ${counts[3]}`,
+    };
+  },
 };
 
 function median(values) {

@@ -7,6 +7,7 @@
 //! `bench/peers/node.mjs` does for node.
 
 mod data;
+mod flow;
 mod harness;
 mod jexl;
 mod jsonata;

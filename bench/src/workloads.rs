@@ -204,6 +204,8 @@ pub const WORKLOADS: &[Workload] = &[
     ),
     Workload::run("run/chain-200/memory", |_| run::load_chain("memory")),
     Workload::run("run/chain-200/sqlite", |_| run::load_chain("sqlite")),
+    Workload::pair("flow/compute-loop/100k", DataSet::Items10k, crate::flow::load_loop),
+    Workload::pair("flow/routing/items-10k", DataSet::Items10k, crate::flow::load_routing),
 ];
 
 // The js workloads' expressions. `bench/peers/node.mjs` holds the same text; the check strings

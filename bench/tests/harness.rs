@@ -9,7 +9,7 @@ use std::process::Command;
 
 use writ_core::{Value, parse_json};
 
-const WORKLOADS: [&str; 36] = [
+const WORKLOADS: [&str; 38] = [
     "json/parse/items-20k",
     "json/stringify/items-20k",
     "value/filter-sum/items-200k",
@@ -46,6 +46,8 @@ const WORKLOADS: [&str; 36] = [
     "jsonata/suite/self-join",
     "run/chain-200/memory",
     "run/chain-200/sqlite",
+    "flow/compute-loop/100k",
+    "flow/routing/items-10k",
 ];
 
 /// The workloads node does not run (jsonata-js runs out of memory on them at full size; the
