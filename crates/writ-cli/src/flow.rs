@@ -32,6 +32,7 @@ use writ_core::{HostRead, RecordingHost, ReplayingHost, SystemHost, Value, parse
 use writ_flow::{Connections, Emitted, Error, Journal, Output, RunLimits, RunOptions, Workflow, Workflows};
 use writ_store::flow::{FlowStatus, FlowStep, FlowStore};
 
+use crate::manifest::read_manifest;
 use crate::{CommandError, ExitStatus, UsageError};
 
 /// `writ flow`: JSON workflows.
@@ -145,7 +146,8 @@ pub fn run(args: FlowArgs) -> Result<ExitStatus, CommandError> {
     }
 }
 
-fn read_text(path: &Path, what: &str) -> Result<String, UsageError> {
+/// The text of the file at `path` (`-` is stdin); `what` names the file in errors.
+pub(crate) fn read_text(path: &Path, what: &str) -> Result<String, UsageError> {
     if path == Path::new("-") {
         let mut text = String::new();
         std::io::stdin()
@@ -399,13 +401,13 @@ fn connections(
     let mut connections = match tools {
         None => Connections::new(tokio.handle().clone()),
         Some(path) => {
-            let text = read_text(path, "the tools manifest")?;
-            let manifest: Json = serde_json::from_str(&text)
-                .map_err(|error| UsageError(format!("the tools manifest {} is not JSON: {error}", path.display())))?;
-            let base = std::env::current_dir()
-                .map_err(|error| UsageError(format!("cannot read the current directory: {error}")))?;
+            let manifest = read_manifest(path)?;
             tokio
-                .block_on(Connections::from_manifest(&manifest, &base, tokio.handle().clone()))
+                .block_on(Connections::from_manifest(
+                    &manifest.json,
+                    &manifest.base_dir,
+                    tokio.handle().clone(),
+                ))
                 .map_err(|error| UsageError(format!("the tools manifest {}: {error}", path.display())))?
         }
     };

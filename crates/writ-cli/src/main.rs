@@ -7,6 +7,7 @@
 
 mod eval;
 mod flow;
+mod manifest;
 mod plan;
 mod run;
 

@@ -14,6 +14,7 @@ use writ_plan::{ApprovalRecord, FreezeInputs, PlanIssue, PlanView, Severity};
 use writ_store::lifecycle::FreezeOutcome;
 use writ_store::{NewPlan, PlanStore, SqliteStore, StoreError};
 
+use crate::manifest::tool_names;
 use crate::{CommandError, ExitStatus, UsageError};
 
 /// `writ plan`: check, digest and render plans; import, freeze, approve and clone them.
@@ -188,7 +189,7 @@ pub fn run(args: PlanArgs) -> Result<ExitStatus, CommandError> {
         }
         PlanCommand::Freeze { id, tools, store, json } => {
             let store = open_store(&store.store)?;
-            let catalogue = tools.as_deref().map(read_tool_names).transpose()?;
+            let catalogue = tools.as_deref().map(tool_names).transpose()?;
             let cells = standard_cells();
             let mut inputs = FreezeInputs::new(&cells);
             if let Some(names) = catalogue.as_deref() {
@@ -326,7 +327,7 @@ fn load(path: &Path) -> Result<Loaded, UsageError> {
 
 fn check(file: &Path, tools: Option<&Path>, json: bool) -> Result<ExitStatus, CommandError> {
     let loaded = load(file)?;
-    let catalogue = tools.map(read_tool_names).transpose()?;
+    let catalogue = tools.map(tool_names).transpose()?;
     let cells = standard_cells();
     let mut inputs = FreezeInputs::new(&cells);
     if let Some(names) = catalogue.as_deref() {
@@ -410,35 +411,6 @@ pub fn standard_cells() -> Registry {
         let _ = registry.register(cell);
     }
     registry
-}
-
-/// The names of the tools a manifest offers: its inline tools, and the tools its MCP servers
-/// list, each server started, asked and stopped. Relative paths in the manifest are read
-/// against the current directory, where the servers and commands also run.
-fn read_tool_names(path: &Path) -> Result<Vec<String>, UsageError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| UsageError(format!("cannot read the tools manifest {}: {error}", path.display())))?;
-    let manifest: Json = serde_json::from_str(&text)
-        .map_err(|error| UsageError(format!("the tools manifest {} is not JSON: {error}", path.display())))?;
-    let base_dir =
-        std::env::current_dir().map_err(|error| UsageError(format!("cannot read the current directory: {error}")))?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| UsageError(format!("cannot start the runtime that lists tools: {error}")))?;
-    runtime
-        .block_on(async {
-            let toolbox = writ_tools::Toolbox::from_manifest(&manifest, &base_dir).await?;
-            Ok(toolbox.names().map(str::to_string).collect())
-        })
-        .map_err(|error: writ_tools::ToolError| {
-            UsageError(format!(
-                "the tools manifest {} ({}): {}",
-                path.display(),
-                error.code(),
-                error.message()
-            ))
-        })
 }
 
 fn open_store(path: &Path) -> Result<SqliteStore, UsageError> {

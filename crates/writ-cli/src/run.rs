@@ -17,6 +17,7 @@ use writ_store::run::{NodeOutcome, RunEvent, RunOutcome};
 use writ_store::{RunStore, SqliteStore};
 use writ_tools::Toolbox;
 
+use crate::manifest::load_tools;
 use crate::plan::standard_cells;
 use crate::{CommandError, ExitStatus, UsageError};
 
@@ -239,18 +240,6 @@ where
         }
         Err(error) => refused(&error),
     }
-}
-
-async fn load_tools(path: &Path) -> Result<Toolbox, UsageError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| UsageError(format!("cannot read the tools manifest {}: {error}", path.display())))?;
-    let manifest: Json = serde_json::from_str(&text)
-        .map_err(|error| UsageError(format!("the tools manifest {} is not JSON: {error}", path.display())))?;
-    let base =
-        std::env::current_dir().map_err(|error| UsageError(format!("cannot read the current directory: {error}")))?;
-    Toolbox::from_manifest(&manifest, &base)
-        .await
-        .map_err(|error| UsageError(format!("the tools manifest {}: {error}", path.display())))
 }
 
 fn load_model(path: Option<&Path>) -> Result<Option<Arc<dyn writ_model::Model>>, UsageError> {

@@ -144,6 +144,76 @@ fn an_unknown_tool_is_named_when_a_manifest_is_given() {
     );
 }
 
+/// The demo MCP server of `examples/demo-tools`, beside the `writ` under test: `cargo test
+/// --workspace` builds it there, and it is built here when only this crate's tests were.
+fn demo_tools_server() -> PathBuf {
+    let writ = Path::new(env!("CARGO_BIN_EXE_writ"));
+    let server = writ.with_file_name(format!("writ-demo-tools{}", std::env::consts::EXE_SUFFIX));
+    if !server.exists() {
+        let mut build = Command::new(env!("CARGO"));
+        build.args(["build", "-q", "-p", "writ-demo-tools"]);
+        if writ.parent().and_then(Path::file_name) == Some("release".as_ref()) {
+            build.arg("--release");
+        }
+        let status = build.status().expect("cargo runs");
+        assert!(
+            status.success() && server.exists(),
+            "the demo tools build at {}",
+            server.display()
+        );
+    }
+    server
+}
+
+#[test]
+fn an_unknown_tool_is_named_against_the_tools_an_mcp_server_lists() {
+    let dir = scratch("mcp-tools");
+    let manifest = dir.join("tools.json");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/demo-root");
+    let server = demo_tools_server();
+    std::fs::write(
+        &manifest,
+        serde_json::json!({"mcpServers": {"demo": {
+            "command": server.to_str().unwrap(),
+            "args": ["--root", root.to_str().unwrap()],
+        }}})
+        .to_string(),
+    )
+    .unwrap();
+    let check = |plan: &str| {
+        let output = writ(&["plan", "check", plan, "--tools", manifest.to_str().unwrap(), "--json"]);
+        (output.status.code(), json_out(&output))
+    };
+    // Every tool of the richest example is one the server lists.
+    let (code, report) = check(&example("q3-review.json"));
+    assert_eq!((code, &report["ok"]), (Some(0), &Json::Bool(true)), "{report:#}");
+
+    let mut plan: Json = serde_json::from_str(&std::fs::read_to_string(example("declassify.json")).unwrap()).unwrap();
+    let list = plan["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|node| node["definition"]["tool"] == "list_files")
+        .expect("a list_files call");
+    list["definition"]["tool"] = "list_file".into();
+    let node_id = list["id"].clone();
+    let file = dir.join("plan.json");
+    std::fs::write(&file, plan.to_string()).unwrap();
+    let (code, report) = check(file.to_str().unwrap());
+    assert_eq!(code, Some(1), "{report:#}");
+    let issue = report["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|issue| issue["code"] == "unknown_tool")
+        .unwrap_or_else(|| panic!("unknown_tool in {report:#}"));
+    assert_eq!(issue["nodeId"], node_id);
+    assert!(
+        issue["message"].as_str().unwrap().contains("list_files"),
+        "the nearest tool the server lists is offered: {issue}"
+    );
+}
+
 #[test]
 fn a_manifest_whose_server_cannot_start_exits_2() {
     let dir = scratch("no-server");
