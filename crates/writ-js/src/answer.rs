@@ -7,7 +7,8 @@
 //! already in memory, is charged to the total allocation.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, DefaultHasher};
+
+use foldhash::fast::FixedState;
 
 use writ_core::{Meter, Object, Value};
 
@@ -16,8 +17,12 @@ use crate::error::{Error, Result};
 /// Containers visited between two readings of the clock.
 const NODES_PER_CLOCK_CHECK: u32 = 4096;
 
-/// The most items a container measured where it stands may hold ([`is_flat`]).
+/// The most items a container inside a shallow one may hold ([`is_flat`]).
 const FLAT_MAX: usize = 8;
+
+/// The most items, its containers' included, a container measured where it stands may hold
+/// ([`is_shallow`]).
+const SHALLOW_MAX: usize = 16;
 
 /// Strings at least this long are counted once however often they occur; shorter ones are
 /// counted each time, as the text they are.
@@ -46,8 +51,8 @@ pub(crate) fn charge(meter: &mut Meter, value: &Value) -> Result<()> {
 /// strings seen.
 #[derive(Default)]
 struct Walk {
-    lengths: HashMap<usize, u64, BuildHasherDefault<DefaultHasher>>,
-    strings: HashMap<usize, (), BuildHasherDefault<DefaultHasher>>,
+    lengths: HashMap<usize, u64, FixedState>,
+    strings: HashMap<usize, (), FixedState>,
     /// Characters of text the distinct parts make, each written once.
     distinct: u64,
     /// Containers visited since the clock was last read.
@@ -110,30 +115,20 @@ impl Walk {
     /// The written length of `value` when it is known at once; `None` when a frame was pushed
     /// for it.
     fn enter<'a>(&mut self, meter: &mut Meter, value: &'a Value, stack: &mut Vec<Frame<'a>>) -> Result<Option<u64>> {
+        if is_shallow(value) {
+            return Ok(Some(self.in_place(value)));
+        }
         let (identity, own, items) = match value {
             Value::Array(items) => {
                 let own = 2 + items.len().saturating_sub(1) as u64;
-                if is_flat(items.as_slice().iter()) {
-                    let length = items
-                        .iter()
-                        .fold(own, |sum, item| sum.saturating_add(self.scalar(item)));
-                    self.distinct = self.distinct.saturating_add(own);
-                    return Ok(Some(length));
-                }
                 let identity = items.as_slice().as_ptr() as usize;
                 (identity, own, Items::Array(items.as_slice().iter()))
             }
-            Value::Object(object) => {
-                let own = object_overhead(object);
-                if is_flat(object.values()) {
-                    let length = object
-                        .values()
-                        .fold(own, |sum, item| sum.saturating_add(self.scalar(item)));
-                    self.distinct = self.distinct.saturating_add(own);
-                    return Ok(Some(length));
-                }
-                (object.identity(), own, Items::Object(Box::new(object.values())))
-            }
+            Value::Object(object) => (
+                object.identity(),
+                object_overhead(object),
+                Items::Object(Box::new(object.values())),
+            ),
             other => return Ok(Some(self.scalar(other))),
         };
         if let Some(&length) = self.lengths.get(&identity) {
@@ -151,6 +146,28 @@ impl Walk {
             items,
         });
         Ok(None)
+    }
+
+    /// The written length of a [shallow](is_shallow) value, measured where it stands and
+    /// counted as distinct.
+    fn in_place(&mut self, value: &Value) -> u64 {
+        match value {
+            Value::Array(items) => {
+                let own = 2 + items.len().saturating_sub(1) as u64;
+                self.distinct = self.distinct.saturating_add(own);
+                items
+                    .iter()
+                    .fold(own, |sum, item| sum.saturating_add(self.in_place(item)))
+            }
+            Value::Object(object) => {
+                let own = object_overhead(object);
+                self.distinct = self.distinct.saturating_add(own);
+                object
+                    .values()
+                    .fold(own, |sum, item| sum.saturating_add(self.in_place(item)))
+            }
+            other => self.scalar(other),
+        }
     }
 
     /// The written length of a value that is not a container, counted as distinct unless it is
@@ -173,10 +190,46 @@ impl Walk {
     }
 }
 
-/// Whether a container is small and holds no container: measured where it stands, without
-/// being kept by identity. Each occurrence is then counted as distinct, which bounds what its
+/// Whether a value is a scalar, or a small container whose containers hold no container and
+/// which holds at most [`SHALLOW_MAX`] items in all: measured where it stands, without being
+/// kept by identity. Each occurrence is then counted as distinct, which bounds what its
 /// repeats add to a constant times the slots that hold it (slots the evaluation paid for); a
-/// row of data returned as is costs no lookup.
+/// row of data returned as is, a list of tags among its fields, costs no lookup.
+fn is_shallow(value: &Value) -> bool {
+    match value {
+        Value::Array(array) => holds_little(array.as_slice().iter()),
+        Value::Object(object) => holds_little(object.values()),
+        _ => true,
+    }
+}
+
+/// Whether `children` are at most [`SHALLOW_MAX`] items with their own items, and none of
+/// them holds a container.
+fn holds_little<'a>(children: impl ExactSizeIterator<Item = &'a Value>) -> bool {
+    let mut items = children.len();
+    if items > SHALLOW_MAX {
+        return false;
+    }
+    for child in children {
+        let flat = match child {
+            Value::Array(inner) => {
+                items += inner.len();
+                is_flat(inner.as_slice().iter())
+            }
+            Value::Object(inner) => {
+                items += inner.len();
+                is_flat(inner.values())
+            }
+            _ => true,
+        };
+        if !flat || items > SHALLOW_MAX {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a container is small and holds no container.
 fn is_flat<'a>(mut items: impl ExactSizeIterator<Item = &'a Value>) -> bool {
     items.len() <= FLAT_MAX && items.all(|item| !item.is_container())
 }
@@ -192,7 +245,8 @@ fn leaf_length(value: &Value) -> u64 {
     match value {
         Value::Bool(false) => 5,
         Value::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
-            let digits = n.abs().max(1.0).log10().floor() as u64 + 1;
+            // Exact below 2^53, and an integer's logarithm is a few comparisons, not `log10`.
+            let digits = u64::from((n.abs() as u64).checked_ilog10().unwrap_or(0)) + 1;
             digits + u64::from(*n < 0.0)
         }
         Value::Number(_) => 4,
