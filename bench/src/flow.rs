@@ -128,7 +128,12 @@ impl Task for Routing {
         let workflows = Workflows::new();
         let mut counts = [0; 4];
         for input in &self.inputs {
-            let route = match run(&self.workflow, &workflows, Output::text_output(input.as_str()), &options) {
+            let route = match run(
+                &self.workflow,
+                &workflows,
+                Output::text_output(input.as_str()),
+                &options,
+            ) {
                 Ok(output) => route_taken(&output.data()),
                 Err(_) => FAILED,
             };
