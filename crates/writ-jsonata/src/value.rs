@@ -473,24 +473,53 @@ impl std::fmt::Debug for Val {
 /// empty objects are false; an array is true when any item is; functions are false.
 /// `None` for undefined (which `$boolean` leaves undefined).
 pub(crate) fn boolean(value: &Val) -> Option<bool> {
-    Some(match value {
-        Val::Undefined => return None,
-        Val::Null => false,
-        Val::Bool(b) => *b,
-        Val::Number(n) => *n != 0.0,
-        Val::String(s) => !s.is_empty(),
-        Val::Array(_) | Val::List(..) => {
-            let items = value.as_array().expect("an array");
-            let deeper = |item: &Val| stacker::maybe_grow(64 * 1024, 1024 * 1024, || boolean(item));
-            match items.len() {
-                0 => false,
-                1 => deeper(&items.get(0).expect("one item")).unwrap_or(false),
-                _ => items.iter().any(|item| deeper(&item) == Some(true)),
+    Truthiness::default().of(value, false)
+}
+
+/// JSONata's truthiness, whose answer for an array is whether any item is truthy at any
+/// depth: a list that holds one list many times over (2^60 leaves in sixty lists, built by
+/// doubling) is looked into once per list, each nested list's answer kept by its address.
+#[derive(Default)]
+struct Truthiness {
+    known: ByAddress<bool>,
+}
+
+impl Truthiness {
+    fn of(&mut self, value: &Val, nested: bool) -> Option<bool> {
+        Some(match value {
+            Val::Undefined => return None,
+            Val::Null => false,
+            Val::Bool(b) => *b,
+            Val::Number(n) => *n != 0.0,
+            Val::String(s) => !s.is_empty(),
+            Val::Array(_) | Val::List(..) => {
+                let address = match value {
+                    Val::List(items, _) => Rc::as_ptr(items) as usize,
+                    Val::Array(array) => array.as_slice().as_ptr() as usize,
+                    _ => 0,
+                };
+                if nested && let Some(&known) = self.known.get(&address) {
+                    return Some(known);
+                }
+                let items = value.as_array().expect("an array");
+                let answer = match items.len() {
+                    0 => false,
+                    1 => self.deeper(&items.get(0).expect("one item")).unwrap_or(false),
+                    _ => items.iter().any(|item| self.deeper(&item) == Some(true)),
+                };
+                if nested {
+                    self.known.insert(address, answer);
+                }
+                answer
             }
-        }
-        Val::Object(_) | Val::Record(_) => !value.as_object().expect("an object").is_empty(),
-        Val::Function(_) => false,
-    })
+            Val::Object(_) | Val::Record(_) => !value.as_object().expect("an object").is_empty(),
+            Val::Function(_) => false,
+        })
+    }
+
+    fn deeper(&mut self, item: &Val) -> Option<bool> {
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.of(item, true))
+    }
 }
 
 /// Deep equality as JSONata's `=` and `$distinct` use it: numbers by value, strings by code

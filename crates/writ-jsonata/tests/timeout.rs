@@ -75,3 +75,26 @@ fn a_50_ms_timeout_answers_within_60_ms_even_inside_built_ins() {
         assert!(best < Duration::from_millis(60), "{source} answered after {best:?}");
     }
 }
+
+/// Truthiness looks into a doubled list once per list, not once per leaf: 2^60 falsy leaves
+/// in sixty lists answer at once, in a condition and a boolean operator.
+#[test]
+fn the_truthiness_of_a_doubled_list_is_found_once_per_list() {
+    let doubled = "$reduce([1..60], function($a, $v){ [[$a], [$a]] }, 0)";
+    for (source, expected) in [
+        (format!("{doubled} ? 'some' : 'none'"), "\"none\""),
+        (format!("{doubled} or false"), "false"),
+    ] {
+        let expression = Expression::compile(&source).expect("compiles");
+        let options = Options {
+            limits: ONLY_TIMEOUT_50,
+            ..Options::default()
+        };
+        let answer = expression.evaluate(&Value::Undefined, &options).expect(&source);
+        assert_eq!(answer.to_json_string().expect("JSON"), expected, "{source}");
+    }
+    assert!(
+        best_of_three_under_50_ms("$reduce([1..60], function($a, $v){ [[$a], [$a]] }, 0) ? 1 : 2")
+            < Duration::from_millis(60)
+    );
+}
