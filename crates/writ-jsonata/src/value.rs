@@ -852,6 +852,12 @@ impl<C: FnMut(u64) -> crate::error::Result<()>> Measure<'_, C> {
         let address = match value {
             Value::Undefined | Value::Null => return scalar(4),
             Value::Bool(b) => return scalar(if *b { 4 } else { 5 }),
+            // An integer below 10^15 is written digit for digit: its length is a logarithm,
+            // not a formatted string.
+            Value::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
+                let digits = u64::from((n.abs() as u64).checked_ilog10().unwrap_or(0)) + 1;
+                return scalar(digits + u64::from(*n < 0.0));
+            }
             Value::Number(n) if n.is_finite() => return scalar(writ_core::js_number_to_string(*n).len() as u64),
             Value::Number(_) => return scalar(4),
             Value::String(text) => {
