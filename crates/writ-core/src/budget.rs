@@ -652,13 +652,18 @@ mod tests {
         }
     }
 
+    /// The test limits with a 50 ms time limit.
+    fn within_50_ms() -> Limits {
+        Limits {
+            time: Some(Duration::from_millis(50)),
+            ..limits()
+        }
+    }
+
     #[test]
     fn reserving_time_fails_early_when_the_work_would_pass_the_deadline() {
         let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
-        let timed = Limits {
-            time: Some(Duration::from_millis(50)),
-            ..limits()
-        };
+        let timed = within_50_ms();
         let mut meter = Meter::with_clock(&timed, clock.clone());
         assert!(meter.reserve_time(Duration::from_millis(40)).is_ok());
         clock.advance(Duration::from_millis(20));
@@ -678,10 +683,7 @@ mod tests {
     #[test]
     fn time_held_back_ends_the_evaluation_earlier() {
         let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
-        let timed = Limits {
-            time: Some(Duration::from_millis(50)),
-            ..limits()
-        };
+        let timed = within_50_ms();
         let mut meter = Meter::with_clock(&timed, clock.clone());
         meter.hold_back(Duration::from_millis(20));
         meter.hold_back(Duration::from_millis(10));
