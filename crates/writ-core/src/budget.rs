@@ -721,9 +721,8 @@ mod tests {
     fn a_lazy_clock_starts_at_the_first_check() {
         let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
         let limits = Limits {
-            time: Some(Duration::from_millis(50)),
             check_interval: 8,
-            ..limits()
+            ..within_50_ms()
         };
         let mut meter = Meter::starting_at_first_check(&limits, Some(clock.clone()));
         // Time before the first check does not count: the deadline is set by that check.
@@ -768,9 +767,8 @@ mod tests {
     fn deadline_is_read_every_interval() {
         let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
         let limits = Limits {
-            time: Some(Duration::from_millis(50)),
             check_interval: 8,
-            ..limits()
+            ..within_50_ms()
         };
         let mut meter = Meter::with_clock(&limits, clock.clone());
         for _ in 0..4 {
