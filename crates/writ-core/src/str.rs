@@ -365,6 +365,14 @@ impl Str {
     pub fn ptr_eq(&self, other: &Str) -> bool {
         std::ptr::eq(&self.0.header, &other.0.header)
     }
+
+    /// The address of the allocation this handle points at: equal for two handles exactly
+    /// when [`Str::ptr_eq`] holds, while both are alive. For telling apart the strings a walk
+    /// meets without comparing their text.
+    #[inline]
+    pub fn identity(&self) -> usize {
+        std::ptr::from_ref(&self.0.header) as usize
+    }
 }
 
 /// An iterator whose length is known up front, which `ThinArc` needs to allocate once.

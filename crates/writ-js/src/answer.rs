@@ -6,7 +6,7 @@
 //! kept by identity), and every occurrence past the first, the text writing adds beyond what is
 //! already in memory, is charged to the total allocation.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use foldhash::fast::FixedState;
 
@@ -34,6 +34,12 @@ pub(crate) fn charge(meter: &mut Meter, value: &Value) -> Result<()> {
     if !value.is_container() {
         return Ok(());
     }
+    // Most answers hold each part once (rows of the input returned as they are, a list just
+    // built): written out, they add nothing past what is in memory. A walk that only looks for
+    // a part met twice settles that without measuring any text.
+    if !Repeats::default().any(meter, value)? {
+        return Ok(());
+    }
     let mut walk = Walk::default();
     let written = walk.measure(meter, value)?;
     let repeated = written.saturating_sub(walk.distinct);
@@ -47,12 +53,66 @@ pub(crate) fn charge(meter: &mut Meter, value: &Value) -> Result<()> {
     Ok(())
 }
 
+/// A walk that looks for what [`Walk`] charges for: a container kept by identity, or a long
+/// string, met a second time. Shallow parts are not kept, only looked into for long strings.
+#[derive(Default)]
+struct Repeats {
+    containers: HashSet<usize, FixedState>,
+    strings: HashSet<usize, FixedState>,
+    /// Containers visited since the clock was last read.
+    visited: u32,
+}
+
+impl Repeats {
+    /// Whether `root` holds a repeat, without recursion.
+    fn any(&mut self, meter: &mut Meter, root: &Value) -> Result<bool> {
+        let mut pending: Vec<&Value> = vec![root];
+        while let Some(value) = pending.pop() {
+            if is_shallow(value) {
+                if self.long_string_again(value) {
+                    return Ok(true);
+                }
+                continue;
+            }
+            let identity = match value {
+                Value::Array(items) => items.as_slice().as_ptr() as usize,
+                Value::Object(object) => object.identity(),
+                _ => continue,
+            };
+            if !self.containers.insert(identity) {
+                return Ok(true);
+            }
+            self.visited += 1;
+            if self.visited >= NODES_PER_CLOCK_CHECK {
+                self.visited = 0;
+                meter.check_clock()?;
+            }
+            match value {
+                Value::Array(items) => pending.extend(items.iter()),
+                Value::Object(object) => pending.extend(object.values()),
+                _ => {}
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether a [shallow](is_shallow) value holds a long string already met.
+    fn long_string_again(&mut self, value: &Value) -> bool {
+        match value {
+            Value::String(text) => text.len_utf16() >= SHARED_STRING_MIN && !self.strings.insert(text.identity()),
+            Value::Array(items) => items.iter().any(|item| self.long_string_again(item)),
+            Value::Object(object) => object.values().any(|item| self.long_string_again(item)),
+            _ => false,
+        }
+    }
+}
+
 /// The walk's memory: written lengths of the containers seen, by identity, and the long
 /// strings seen.
 #[derive(Default)]
 struct Walk {
     lengths: HashMap<usize, u64, FixedState>,
-    strings: HashMap<usize, (), FixedState>,
+    strings: HashSet<usize, FixedState>,
     /// Characters of text the distinct parts make, each written once.
     distinct: u64,
     /// Containers visited since the clock was last read.
@@ -175,10 +235,7 @@ impl Walk {
     fn scalar(&mut self, value: &Value) -> u64 {
         let (length, shared) = match value {
             Value::String(text) => {
-                let shared = text.len_utf16() >= SHARED_STRING_MIN
-                    && text
-                        .ascii_bytes()
-                        .is_some_and(|bytes| self.strings.insert(bytes.as_ptr() as usize, ()).is_some());
+                let shared = text.len_utf16() >= SHARED_STRING_MIN && !self.strings.insert(text.identity());
                 (text.len_utf16() as u64 + 2, shared)
             }
             other => (leaf_length(other), false),
@@ -251,5 +308,55 @@ fn leaf_length(value: &Value) -> u64 {
         }
         Value::Number(_) => 4,
         _ => 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use writ_core::{Limits, Str};
+
+    use super::*;
+
+    fn meter() -> Meter {
+        Meter::new(&Limits {
+            max_total_allocation: Some(10_000),
+            ..Limits::UNLIMITED
+        })
+    }
+
+    fn row(name: Value) -> Value {
+        let mut row = Object::new();
+        row.insert(Str::from("name"), name);
+        row.insert(Str::from("price"), Value::Number(12.5));
+        Value::Object(row)
+    }
+
+    #[test]
+    fn parts_held_once_cost_nothing_however_many() {
+        let rows: Vec<Value> = (0..5_000)
+            .map(|i| row(Value::from(format!("row {i}").as_str())))
+            .collect();
+        let mut meter = meter();
+        assert!(charge(&mut meter, &Value::from(rows)).is_ok());
+        assert_eq!(meter.allocated(), 0);
+    }
+
+    #[test]
+    fn a_long_string_held_by_many_rows_is_charged_each_time_past_the_first() {
+        for text in ["x".repeat(1_000), "é".repeat(1_000)] {
+            let long = Value::from(text.as_str());
+            let rows: Vec<Value> = (0..20).map(|_| row(long.clone())).collect();
+            assert!(charge(&mut meter(), &Value::from(rows)).is_err(), "{:.3}…", text);
+        }
+    }
+
+    #[test]
+    fn a_container_held_twice_is_charged_for_its_second_text() {
+        let inner: Vec<Value> = (0..100).map(|i| row(Value::Number(f64::from(i)))).collect();
+        let inner = Value::from(inner);
+        let mut meter = meter();
+        let twice = Value::from(vec![inner.clone(), inner]);
+        assert_eq!(charge(&mut meter, &twice).map_err(|error| error.to_string()), Ok(()));
+        assert!(meter.allocated() > 2_000, "{}", meter.allocated());
     }
 }
