@@ -816,6 +816,43 @@ pub(crate) fn json_len(
     measure.len(value)
 }
 
+/// An upper bound on the size of `value`'s JSON text, when it holds at most `max_values`
+/// values (each place a shared one is written counted); `None` for a larger value. The count of
+/// values is exact; a string counts six bytes a code unit (the longest escape), a number the
+/// longest a number is written. It reads no text, so a small answer is bounded in a few
+/// nanoseconds a value.
+pub(crate) fn small_text_bound(value: &Value, max_values: u64) -> Option<TextSize> {
+    fn visit(value: &Value, size: &mut TextSize, max_values: u64) -> bool {
+        size.values += 1;
+        if size.values > max_values {
+            return false;
+        }
+        let quoted = |text: &Str| 6 * text.len_utf16() as u64 + 2;
+        match value {
+            Value::Undefined | Value::Null | Value::Bool(_) => size.bytes += 5,
+            Value::Number(_) => size.bytes += LONGEST_NUMBER,
+            Value::String(text) => size.bytes += quoted(text),
+            Value::Array(items) => {
+                size.bytes += 2 + items.len() as u64;
+                return items.iter().all(|item| visit(item, size, max_values));
+            }
+            Value::Object(object) => {
+                size.bytes += 2 + object.len() as u64;
+                return object.iter().all(|(key, item)| {
+                    size.bytes += quoted(key) + 1;
+                    visit(item, size, max_values)
+                });
+            }
+        }
+        true
+    }
+    let mut size = TextSize { bytes: 0, values: 0 };
+    visit(value, &mut size, max_values).then_some(size)
+}
+
+/// The longest text of a number, `-2.2250738585072014e-308`.
+const LONGEST_NUMBER: u64 = 24;
+
 /// From how many bytes of text a measured container is kept for its next occurrence.
 const MEASURED_KEPT: u64 = 256;
 
@@ -928,5 +965,40 @@ impl<C: FnMut(u64) -> crate::error::Result<()>> Measure<'_, C> {
         } else {
             self.len(item)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use writ_core::parse_json;
+
+    use super::*;
+
+    fn exact(value: &Value) -> TextSize {
+        json_len(value, u64::MAX, &mut |_| Ok(())).unwrap().unwrap()
+    }
+
+    #[test]
+    fn a_small_texts_bound_is_never_below_its_length() {
+        let texts = [
+            r#"{"n":-2.2250738585072014e-308,"s":"\u0000\u001f\"\\","list":[null,true,false,[],{}]}"#,
+            r#"[1,-0.5,1e21,"é\ud83d\ude00",{"a":{"b":{"c":["x"]}}}]"#,
+            r#"{"OrderID":"order103","Total":90.57000000000001}"#,
+        ];
+        for text in texts {
+            let value = parse_json(text).unwrap();
+            let bound = small_text_bound(&value, 64).unwrap();
+            let exact = exact(&value);
+            assert_eq!(bound.values, exact.values, "{text}");
+            assert!(bound.bytes >= exact.bytes, "{text}: {} < {}", bound.bytes, exact.bytes);
+            assert!(exact.bytes >= text.len() as u64 / 2, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_larger_value_has_no_bound() {
+        let value = parse_json(&format!("[{}0]", "0,".repeat(300))).unwrap();
+        assert_eq!(small_text_bound(&value, 256), None);
+        assert_eq!(small_text_bound(&value, 302).map(|size| size.values), Some(302));
     }
 }

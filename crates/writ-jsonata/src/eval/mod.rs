@@ -71,6 +71,9 @@ const STRING_UNIT_NANOS: u64 = 4;
 const ANSWER_VALUE_NANOS: u64 = 40;
 /// What writing one byte of an answer's JSON text costs at most, beyond its values.
 const ANSWER_BYTE_NANOS: u64 = 1;
+/// The most values an answer may hold, each place a shared one is written counted, for its
+/// text to be bounded by a count instead of measured ([`crate::value::small_text_bound`]).
+const SMALL_ANSWER_VALUES: u64 = 256;
 /// What building one item of a list costs at most: copying it bumps a shared count (an atomic
 /// update when the item is a string or container), and the list's items are dropped the same way
 /// later. Measured at 25 ns an item for a list of a million shared strings built by doubling.
@@ -114,6 +117,13 @@ pub(crate) struct Cx<'a> {
     copied: u64,
     /// Items of lists built since their drop time was last held back.
     built: u64,
+}
+
+/// How long writing a text of `size` takes at most, in nanoseconds.
+fn writing_nanos(size: crate::value::TextSize) -> u64 {
+    size.values
+        .saturating_mul(ANSWER_VALUE_NANOS)
+        .saturating_add(size.bytes.saturating_mul(ANSWER_BYTE_NANOS))
 }
 
 /// Evaluates `root` over `input` with `bindings` as its variables, charging `meter` and reading
@@ -258,20 +268,25 @@ impl<'a> Cx<'a> {
     /// written: a value that holds one container many times over is exponentially longer
     /// written than in memory.
     fn answer(&mut self, result: &Val) -> Result<Value> {
-        let mut charge = |n| self.steps(n);
         // Functions are dropped, so the conversion always answers a value.
-        let value = crate::value::to_data(result, crate::value::Functions::Drop, &mut charge)?.unwrap_or_default();
+        let value =
+            crate::value::to_data(result, crate::value::Functions::Drop, &mut |n| self.steps(n))?.unwrap_or_default();
         if !value.is_container() {
             return Ok(value);
         }
         let limit = writ_core::MAX_ANSWER_BYTES as u64;
+        // A small answer is bounded by a quick count, which settles it when even the bound is
+        // too short to charge: most answers are, and measuring them exactly would cost more
+        // than the evaluation.
+        if let Some(bound) = crate::value::small_text_bound(&value, SMALL_ANSWER_VALUES)
+            && writing_nanos(bound) < BULK_WORK
+        {
+            return Ok(value);
+        }
+        let mut charge = |n| self.steps(n);
         match crate::value::json_len(&value, limit, &mut charge)? {
             Some(size) => {
-                // In nanoseconds, charged as units of one.
-                let writing = size
-                    .values
-                    .saturating_mul(ANSWER_VALUE_NANOS)
-                    .saturating_add(size.bytes.saturating_mul(ANSWER_BYTE_NANOS));
+                let writing = writing_nanos(size);
                 if writing >= BULK_WORK {
                     let reserved = self.meter.reserve_time_after(std::time::Duration::from_nanos(writing));
                     self.budget(reserved)?;
