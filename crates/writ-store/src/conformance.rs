@@ -210,7 +210,7 @@ fn frozen(store: &impl PlanStore, plan_id: &str) -> PlanSummary {
 }
 
 fn view(store: &impl PlanStore, plan_id: &str) -> PlanView {
-    store.read_plan(plan_id).expect("read").view
+    PlanView::clone(&store.read_plan(plan_id).expect("read").view)
 }
 
 fn record(store: &impl PlanStore, plan_id: &str) -> ApprovalRecord {
@@ -336,7 +336,7 @@ pub fn authoring_order_changes_neither_digest_nor_authority(store: &impl PlanSto
     assert_eq!(backward.summary.revision, forward.revision);
     let renamed = PlanView {
         plan_id: "plan-a".into(),
-        ..backward.view.clone()
+        ..PlanView::clone(&backward.view)
     };
     assert_eq!(digest(&renamed), forward.digest, "only the plan id differs");
     assert_eq!(

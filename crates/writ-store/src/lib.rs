@@ -26,6 +26,7 @@ pub mod run;
 mod sqlite;
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::{Map as JsonMap, Value as Json};
 use writ_plan::{ApprovalRecord, Op, PlanView, Provenance};
@@ -130,8 +131,10 @@ impl PlanSummary {
 pub struct StoredPlan {
     /// State, digest, revision and the rest.
     pub summary: PlanSummary,
-    /// The fold of the stored ops with the stored provenance.
-    pub view: PlanView,
+    /// The fold of the stored ops with the stored provenance, shared with the store's kept fold:
+    /// a run's start reads a plan of hundreds of nodes, and copying it cost more than the run's
+    /// first steps.
+    pub view: Arc<PlanView>,
     /// What the fold reported about the ops ([`writ_plan::Folded::issues`]).
     pub fold_issues: Vec<writ_plan::PlanIssue>,
 }

@@ -2,6 +2,8 @@
 //! the same way: a backend loads the fields inside its transaction, asks these functions, and
 //! writes back what they changed.
 
+use std::sync::Arc;
+
 use writ_plan::{ApprovalRecord, ApprovalRefusal, Op, Provenance, digest, fold};
 
 use crate::{PlanState, PlanSummary, StoreError, StoredPlan};
@@ -44,7 +46,7 @@ impl Record {
         let folded = fold(&self.plan_id, ops, self.provenance.clone());
         FoldedPlan {
             digest: digest(&folded.view),
-            view: folded.view,
+            view: Arc::new(folded.view),
             issues: folded.issues,
         }
     }
@@ -78,7 +80,7 @@ impl Record {
 /// the last fold of each plan and reuse it while its ops are unchanged.
 #[derive(Debug)]
 pub(crate) struct FoldedPlan {
-    view: writ_plan::PlanView,
+    view: Arc<writ_plan::PlanView>,
     digest: String,
     issues: Vec<writ_plan::PlanIssue>,
 }

@@ -79,7 +79,7 @@ mod branch_wire {
             match self.0 {
                 RouteSegment::Edge(id) => {
                     let mut map = serializer.serialize_map(Some(1))?;
-                    map.serialize_entry("edge", id)?;
+                    map.serialize_entry("edge", &**id)?;
                     map.end()
                 }
                 RouteSegment::Join { join, of } => {
