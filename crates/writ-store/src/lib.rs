@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 mod checkpoint;
+mod compact;
 pub mod conformance;
 mod error;
 pub mod flow;

@@ -8,7 +8,7 @@
 //! lock taken waits up to [`BUSY_TIMEOUT`] before giving up with `store_unavailable`. How much
 //! a commit survives is the store's [`Durability`].
 //!
-//! Schema (version 2, recorded in `writ_schema`; a version-1 file is migrated when opened):
+//! Schema (version 3, recorded in `writ_schema`; an older file is migrated when opened):
 //! - `plans(plan_id PRIMARY KEY, state, label, provenance, frozen_digest, approval, run_id
 //!   UNIQUE)`, provenance and approval as their JSON wire forms;
 //! - `plan_ops(plan_id, seq, op_id, op, PRIMARY KEY (plan_id, seq), UNIQUE (plan_id, op_id))`,
@@ -17,8 +17,11 @@
 //!   per claimed run, written in the claim's transaction: the lease, the number of events, and
 //!   the outcome of the last event when it is a `run_settled` (else NULL), both kept in the
 //!   transaction that appends, so a run's status is read without reading its log;
-//! - `run_events(run_id, seq, event, PRIMARY KEY (run_id, seq))`, each event as its JSON wire
-//!   form ([`RunEvent::to_json_string`]), `seq` counting from 0 in append order.
+//! - `run_events(run_id, seq, event, PRIMARY KEY (run_id, seq))`, `seq` counting from 0 in
+//!   append order, each event as its JSON wire form ([`RunEvent::to_json_string`]) in which
+//!   frames the run named before are written as numbers (`compact.rs`; version 3, so that an
+//!   older writ refuses the file rather than misreads it; a version-2 log, written whole, reads
+//!   as it is).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -30,6 +33,7 @@ use serde_json::Value as Json;
 use writ_plan::{ApprovalRecord, Op, Provenance};
 
 use crate::checkpoint::Checkpointer;
+use crate::compact::RunFrames;
 use crate::rules::{self, FoldedPlan, Record};
 use crate::run::{self, Lease, RunBatch, RunEvent, RunOutcome, RunStore, RunSummary};
 use crate::{NewPlan, PlanState, PlanStore, PlanSummary, StoreError, StoredPlan};
@@ -38,7 +42,7 @@ use crate::{NewPlan, PlanState, PlanStore, PlanSummary, StoreError, StoredPlan};
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The schema version this writ writes and reads.
-const SCHEMA_VERSION: i64 = 2;
+const SCHEMA_VERSION: i64 = 3;
 
 /// Version 1: plans and their op logs. A new file is made by this and every migration after it,
 /// so a new file and a migrated one are the same.
@@ -118,6 +122,10 @@ pub struct SqliteStore {
     /// text is cheap; parsing and folding them is not. The text is compared, not trusted by
     /// revision, so an edit made to the file underneath is still seen.
     folds: Mutex<KeptFolds>,
+    /// The numbered frames of each run this store appended to (`compact.rs`), with the number
+    /// of events they cover: checked against the stored count in every append, so a run another
+    /// process appended to is read again.
+    run_frames: Mutex<HashMap<String, RunFrames>>,
 }
 
 /// Each plan's last fold, by plan id, with the text of the ops it folded.
@@ -125,6 +133,9 @@ type KeptFolds = HashMap<String, (Vec<String>, Arc<FoldedPlan>)>;
 
 /// How many plans' folds a store keeps before it starts afresh.
 const KEPT_FOLDS: usize = 256;
+
+/// How many runs' numbered frames a store keeps before it starts afresh.
+const KEPT_RUN_FRAMES: usize = 64;
 
 fn db(error: rusqlite::Error) -> StoreError {
     StoreError::Unavailable {
@@ -194,8 +205,11 @@ impl SqliteStore {
                 tx.execute("INSERT INTO writ_schema (id, version) VALUES (1, ?1)", [SCHEMA_VERSION])
                     .map_err(db)?;
             }
-            Some(1) => {
-                tx.execute_batch(MIGRATE_V2).map_err(db)?;
+            Some(found @ (1 | 2)) => {
+                if found == 1 {
+                    tx.execute_batch(MIGRATE_V2).map_err(db)?;
+                }
+                // Version 3 changed how new events are written, not the tables.
                 tx.execute("UPDATE writ_schema SET version = ?1 WHERE id = 1", [SCHEMA_VERSION])
                     .map_err(db)?;
             }
@@ -218,6 +232,7 @@ impl SqliteStore {
             _checkpointer: Checkpointer::start(path, BUSY_TIMEOUT),
             connection: Mutex::new(connection),
             folds: Mutex::default(),
+            run_frames: Mutex::default(),
         })
     }
 
@@ -654,21 +669,40 @@ fn save_lease(tx: &Transaction<'_>, run_id: &str, lease: Option<&Lease>) -> Resu
     Ok(())
 }
 
-/// Run `run_id`'s events, in append order (the run belongs to plan `plan_id`).
-fn load_run_events(tx: &Transaction<'_>, plan_id: &str, run_id: &str) -> Result<Vec<RunEvent>, StoreError> {
+/// Run `run_id`'s events, in append order (the run belongs to plan `plan_id`), and its frames
+/// numbered as the log names them.
+fn load_run_events_numbered(
+    tx: &Transaction<'_>,
+    plan_id: &str,
+    run_id: &str,
+) -> Result<(Vec<RunEvent>, RunFrames), StoreError> {
     let mut statement = tx
         .prepare_cached("SELECT event FROM run_events WHERE run_id = ?1 ORDER BY seq")
         .map_err(db)?;
     let rows = statement
         .query_map([run_id], |row| row.get::<_, String>(0))
         .map_err(db)?;
+    let mut frames = RunFrames::default();
     let mut events = Vec::new();
     for text in rows {
-        let event = RunEvent::from_json_str(&text.map_err(db)?)
+        let event = frames
+            .read(&text.map_err(db)?)
             .map_err(|error| corrupt(plan_id, format!("an event of its run \"{run_id}\": {error}")))?;
         events.push(event);
     }
-    Ok(events)
+    Ok((events, frames))
+}
+
+/// Run `run_id`'s events, in append order (the run belongs to plan `plan_id`).
+fn load_run_events(tx: &Transaction<'_>, plan_id: &str, run_id: &str) -> Result<Vec<RunEvent>, StoreError> {
+    Ok(load_run_events_numbered(tx, plan_id, run_id)?.0)
+}
+
+impl SqliteStore {
+    fn run_frames_lock(&self) -> MutexGuard<'_, HashMap<String, RunFrames>> {
+        // Frames are taken out while an append writes and put back whole after it commits.
+        self.run_frames.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 impl RunStore for SqliteStore {
@@ -724,14 +758,28 @@ impl RunStore for SqliteStore {
     }
 
     fn append_run_events(&self, owner: &str, batches: &[RunBatch<'_>]) -> Result<(), StoreError> {
-        // Written before the write lock is taken, so the lock is held only for the writes.
-        let texts: Vec<Vec<String>> = batches
+        // Each run's numbered frames are taken out for the append and put back once it commits;
+        // an append that fails drops them, and the next one reads them from the log again.
+        let mut frames: Vec<RunFrames> = {
+            let mut kept = self.run_frames_lock();
+            batches
+                .iter()
+                .map(|batch| kept.remove(batch.run_id).unwrap_or_default())
+                .collect()
+        };
+        // Written before the write lock is taken, so the lock is held only for the writes; each
+        // batch's count of events written before it says whether its frames were up to date.
+        let mut written: Vec<(u64, Vec<String>)> = batches
             .iter()
-            .map(|batch| batch.events.iter().map(RunEvent::to_json_string).collect())
+            .zip(&mut frames)
+            .map(|(batch, frames)| {
+                let before = frames.events;
+                (before, batch.events.iter().map(|event| frames.write(event)).collect())
+            })
             .collect();
         self.write(|tx| {
             let mut find = tx
-                .prepare_cached("SELECT lease_owner, events FROM runs WHERE run_id = ?1")
+                .prepare_cached("SELECT plan_id, lease_owner, events FROM runs WHERE run_id = ?1")
                 .map_err(db)?;
             let mut insert = tx
                 .prepare_cached("INSERT INTO run_events (run_id, seq, event) VALUES (?1, ?2, ?3)")
@@ -739,12 +787,12 @@ impl RunStore for SqliteStore {
             let mut advance = tx
                 .prepare_cached("UPDATE runs SET events = ?2, settled = ?3 WHERE run_id = ?1")
                 .map_err(db)?;
-            for (batch, texts) in batches.iter().zip(&texts) {
-                let found: Option<(Option<String>, i64)> = find
-                    .query_row([batch.run_id], |row| Ok((row.get(0)?, row.get(1)?)))
+            for ((batch, (before, texts)), frames) in batches.iter().zip(&mut written).zip(&mut frames) {
+                let found: Option<(String, Option<String>, i64)> = find
+                    .query_row([batch.run_id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
                     .optional()
                     .map_err(db)?;
-                let Some((holder, count)) = found else {
+                let Some((plan_id, holder, count)) = found else {
                     return Err(StoreError::RunMissing {
                         run_id: batch.run_id.to_owned(),
                     });
@@ -760,8 +808,14 @@ impl RunStore for SqliteStore {
                 let Some(last) = batch.events.last() else {
                     continue;
                 };
+                if i64::try_from(*before).ok() != Some(count) {
+                    // Another store (another process) appended since these frames were
+                    // numbered, or none were kept: number them from the log.
+                    *frames = load_run_events_numbered(tx, &plan_id, batch.run_id)?.1;
+                    *texts = batch.events.iter().map(|event| frames.write(event)).collect();
+                }
                 let mut seq = count;
-                for text in texts {
+                for text in texts.iter() {
                     insert.execute(params![batch.run_id, seq, text]).map_err(db)?;
                     seq += 1;
                 }
@@ -772,7 +826,15 @@ impl RunStore for SqliteStore {
                 advance.execute(params![batch.run_id, seq, settled]).map_err(db)?;
             }
             Ok(())
-        })
+        })?;
+        let mut kept = self.run_frames_lock();
+        if kept.len() + batches.len() > KEPT_RUN_FRAMES {
+            kept.clear();
+        }
+        for (batch, frames) in batches.iter().zip(frames) {
+            kept.insert(batch.run_id.to_owned(), frames);
+        }
+        Ok(())
     }
 
     fn read_run_events(&self, run_id: &str) -> Result<Vec<RunEvent>, StoreError> {
