@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use foldhash::fast::FixedState;
 
-use writ_core::{Meter, Object, Value};
+use writ_core::{Meter, Object, Str, Value};
 
 use crate::error::{Error, Result};
 
@@ -30,10 +30,18 @@ const SHARED_STRING_MIN: usize = 64;
 
 /// Charges writing `value`: reads the clock as the walk goes, and charges the text that its
 /// repeated parts add to the total allocation.
+#[inline]
 pub(crate) fn charge(meter: &mut Meter, value: &Value) -> Result<()> {
-    if !value.is_container() {
-        return Ok(());
+    if value.is_container() {
+        charge_container(meter, value)
+    } else {
+        Ok(())
     }
+}
+
+/// [`charge`] for an array or object: kept out of line, so that an evaluation answering a
+/// scalar (most predicates) pays one test.
+fn charge_container(meter: &mut Meter, value: &Value) -> Result<()> {
     // Most answers hold each part once (rows of the input returned as they are, a list just
     // built): written out, they add nothing past what is in memory. A walk that only looks for
     // a part met twice settles that without measuring any text.
@@ -68,17 +76,25 @@ impl Repeats {
     fn any(&mut self, meter: &mut Meter, root: &Value) -> Result<bool> {
         let mut pending: Vec<&Value> = vec![root];
         while let Some(value) = pending.pop() {
-            if is_shallow(value) {
-                if self.long_string_again(value) {
-                    return Ok(true);
+            let (identity, shallow) = match value {
+                Value::Array(items) => (
+                    items.as_slice().as_ptr() as usize,
+                    self.shallow(|| items.as_slice().iter()),
+                ),
+                Value::Object(object) => (object.identity(), self.shallow(|| object.values())),
+                Value::String(text) => {
+                    if self.long_string_again(text) {
+                        return Ok(true);
+                    }
+                    continue;
                 }
-                continue;
-            }
-            let identity = match value {
-                Value::Array(items) => items.as_slice().as_ptr() as usize,
-                Value::Object(object) => object.identity(),
                 _ => continue,
             };
+            match shallow {
+                Shallow::Yes => continue,
+                Shallow::WithARepeat => return Ok(true),
+                Shallow::No => {}
+            }
             if !self.containers.insert(identity) {
                 return Ok(true);
             }
@@ -96,15 +112,70 @@ impl Repeats {
         Ok(false)
     }
 
-    /// Whether a [shallow](is_shallow) value holds a long string already met.
-    fn long_string_again(&mut self, value: &Value) -> bool {
+    /// Whether the container whose items `children` gives is [shallow](is_shallow), looked at
+    /// in one pass that also finds its long strings; those are then checked for repeats.
+    fn shallow<'a, I: ExactSizeIterator<Item = &'a Value>>(&mut self, children: impl Fn() -> I) -> Shallow {
+        let mut items = children().len();
+        if items > SHALLOW_MAX {
+            return Shallow::No;
+        }
+        let mut long = false;
+        let mut leaf = |item: &Value| match item {
+            Value::String(text) => {
+                long |= text.len_utf16() >= SHARED_STRING_MIN;
+                true
+            }
+            Value::Array(_) | Value::Object(_) => false,
+            _ => true,
+        };
+        for child in children() {
+            let flat = match child {
+                Value::Array(inner) => {
+                    items += inner.len();
+                    inner.len() <= FLAT_MAX && inner.iter().all(&mut leaf)
+                }
+                Value::Object(inner) => {
+                    items += inner.len();
+                    inner.len() <= FLAT_MAX && inner.values().all(&mut leaf)
+                }
+                other => leaf(other),
+            };
+            if !flat || items > SHALLOW_MAX {
+                return Shallow::No;
+            }
+        }
+        // Long strings are rare: only then is the container looked into again, once it is
+        // known to be shallow, so that a container that is not records none of them.
+        if long && children().any(|child| self.holds_a_long_string_again(child)) {
+            return Shallow::WithARepeat;
+        }
+        Shallow::Yes
+    }
+
+    /// Whether a value of a shallow container holds a long string already met.
+    fn holds_a_long_string_again(&mut self, value: &Value) -> bool {
         match value {
-            Value::String(text) => text.len_utf16() >= SHARED_STRING_MIN && !self.strings.insert(text.identity()),
-            Value::Array(items) => items.iter().any(|item| self.long_string_again(item)),
-            Value::Object(object) => object.values().any(|item| self.long_string_again(item)),
+            Value::String(text) => self.long_string_again(text),
+            Value::Array(items) => items.iter().any(|item| self.holds_a_long_string_again(item)),
+            Value::Object(object) => object.values().any(|item| self.holds_a_long_string_again(item)),
             _ => false,
         }
     }
+
+    /// Whether `text` is long and was met before.
+    fn long_string_again(&mut self, text: &Str) -> bool {
+        text.len_utf16() >= SHARED_STRING_MIN && !self.strings.insert(text.identity())
+    }
+}
+
+/// What [`Repeats::shallow`] found.
+enum Shallow {
+    /// Shallow, with no long string met before.
+    Yes,
+    /// Shallow, holding a long string met before.
+    WithARepeat,
+    /// Not shallow: kept by identity and walked.
+    No,
 }
 
 /// The walk's memory: written lengths of the containers seen, by identity, and the long

@@ -624,17 +624,22 @@ impl<'r> Cx<'r> {
     /// What goes to a host function is checked for depth there, because JSON Schema
     /// validation recurses. The answer, or a host call's argument, is charged for the text it
     /// will be written as ([`answer::charge`]) while the evaluation's meter still runs.
+    #[inline]
     pub(crate) fn run(&mut self) -> Result<Completion> {
         self.steps(u64::from(self.program.node_count))?;
-        let completion = self.result(&self.program.root)?;
-        match &completion {
+        // The result is handed on as it came, not taken apart and wrapped again: this runs once
+        // per evaluation, and most evaluations are a few dozen steps.
+        let completion = self.result(&self.program.root);
+        if let Ok(
             Completion::Value(value)
             | Completion::HostCall {
                 argument: Some(value), ..
-            } => answer::charge(&mut self.meter, value)?,
-            Completion::HostCall { argument: None, .. } => {}
+            },
+        ) = &completion
+        {
+            answer::charge(&mut self.meter, value)?;
         }
-        Ok(completion)
+        completion
     }
 
     /// Evaluates a result position: where a host call may stand.
