@@ -580,7 +580,9 @@ impl Object {
         ThinArc::strong_count(&self.0) == 1
     }
 
-    pub(crate) fn value_slice(&self) -> &[Value] {
+    /// The values in key order, as a slice.
+    #[inline]
+    pub fn value_slice(&self) -> &[Value] {
         &self.0.slice[..self.len()]
     }
 

@@ -74,79 +74,80 @@ struct Repeats {
 impl Repeats {
     /// Whether `root` holds a repeat, without recursion.
     fn any(&mut self, meter: &mut Meter, root: &Value) -> Result<bool> {
-        let mut pending: Vec<&Value> = vec![root];
-        while let Some(value) = pending.pop() {
-            let (identity, shallow) = match value {
-                Value::Array(items) => (
-                    items.as_slice().as_ptr() as usize,
-                    self.shallow(|| items.as_slice().iter()),
-                ),
-                Value::Object(object) => (object.identity(), self.shallow(|| object.values())),
-                Value::String(text) => {
-                    if self.long_string_again(text) {
-                        return Ok(true);
+        let mut pending: Vec<&[Value]> = match self.look(root) {
+            Look::Settled => return Ok(false),
+            Look::Repeat => return Ok(true),
+            Look::Walk(children) => vec![children],
+        };
+        while let Some(children) = pending.pop() {
+            for child in children {
+                match self.look(child) {
+                    Look::Settled => {}
+                    Look::Repeat => return Ok(true),
+                    Look::Walk(grandchildren) => {
+                        self.visited += 1;
+                        if self.visited >= NODES_PER_CLOCK_CHECK {
+                            self.visited = 0;
+                            meter.check_clock()?;
+                        }
+                        pending.push(grandchildren);
                     }
-                    continue;
                 }
-                _ => continue,
-            };
-            match shallow {
-                Shallow::Yes => continue,
-                Shallow::WithARepeat => return Ok(true),
-                Shallow::No => {}
-            }
-            if !self.containers.insert(identity) {
-                return Ok(true);
-            }
-            self.visited += 1;
-            if self.visited >= NODES_PER_CLOCK_CHECK {
-                self.visited = 0;
-                meter.check_clock()?;
-            }
-            match value {
-                Value::Array(items) => pending.extend(items.iter()),
-                Value::Object(object) => pending.extend(object.values()),
-                _ => {}
             }
         }
         Ok(false)
     }
 
-    /// Whether the container whose items `children` gives is [shallow](is_shallow), looked at
-    /// in one pass that also finds its long strings; those are then checked for repeats.
-    fn shallow<'a, I: ExactSizeIterator<Item = &'a Value>>(&mut self, children: impl Fn() -> I) -> Shallow {
-        let mut items = children().len();
+    /// What `value` needs: nothing more, or a walk through what it holds (a container that
+    /// is not shallow, met for the first time), or it is a repeat.
+    fn look<'v>(&mut self, value: &'v Value) -> Look<'v> {
+        let (identity, children) = match value {
+            Value::Array(items) => (items.as_slice().as_ptr() as usize, items.as_slice()),
+            Value::Object(object) => (object.identity(), object.value_slice()),
+            Value::String(text) if self.long_string_again(text) => return Look::Repeat,
+            _ => return Look::Settled,
+        };
+        match self.shallow(children) {
+            Shallow::Yes => Look::Settled,
+            Shallow::WithARepeat => Look::Repeat,
+            Shallow::No if self.containers.insert(identity) => Look::Walk(children),
+            Shallow::No => Look::Repeat,
+        }
+    }
+
+    /// Whether the container holding `children` is [shallow](is_shallow), looked at in one
+    /// pass that also finds its long strings; those are then checked for repeats.
+    fn shallow(&mut self, children: &[Value]) -> Shallow {
+        let mut items = children.len();
         if items > SHALLOW_MAX {
             return Shallow::No;
         }
         let mut long = false;
-        let mut leaf = |item: &Value| match item {
-            Value::String(text) => {
-                long |= text.len_utf16() >= SHARED_STRING_MIN;
-                true
-            }
-            Value::Array(_) | Value::Object(_) => false,
-            _ => true,
-        };
-        for child in children() {
-            let flat = match child {
-                Value::Array(inner) => {
-                    items += inner.len();
-                    inner.len() <= FLAT_MAX && inner.iter().all(&mut leaf)
+        for child in children {
+            let inner = match child {
+                Value::String(text) => {
+                    long |= text.len_utf16() >= SHARED_STRING_MIN;
+                    continue;
                 }
-                Value::Object(inner) => {
-                    items += inner.len();
-                    inner.len() <= FLAT_MAX && inner.values().all(&mut leaf)
-                }
-                other => leaf(other),
+                Value::Array(inner) => inner.as_slice(),
+                Value::Object(inner) => inner.value_slice(),
+                _ => continue,
             };
-            if !flat || items > SHALLOW_MAX {
+            items += inner.len();
+            if inner.len() > FLAT_MAX || items > SHALLOW_MAX {
                 return Shallow::No;
+            }
+            for leaf in inner {
+                match leaf {
+                    Value::String(text) => long |= text.len_utf16() >= SHARED_STRING_MIN,
+                    Value::Array(_) | Value::Object(_) => return Shallow::No,
+                    _ => {}
+                }
             }
         }
         // Long strings are rare: only then is the container looked into again, once it is
         // known to be shallow, so that a container that is not records none of them.
-        if long && children().any(|child| self.holds_a_long_string_again(child)) {
+        if long && children.iter().any(|child| self.holds_a_long_string_again(child)) {
             return Shallow::WithARepeat;
         }
         Shallow::Yes
@@ -166,6 +167,16 @@ impl Repeats {
     fn long_string_again(&mut self, text: &Str) -> bool {
         text.len_utf16() >= SHARED_STRING_MIN && !self.strings.insert(text.identity())
     }
+}
+
+/// What [`Repeats::look`] found.
+enum Look<'v> {
+    /// Nothing here repeats, and nothing more needs looking at.
+    Settled,
+    /// A repeat.
+    Repeat,
+    /// A container to walk through, holding these values.
+    Walk(&'v [Value]),
 }
 
 /// What [`Repeats::shallow`] found.
