@@ -8,20 +8,22 @@
 //! lock taken waits up to [`BUSY_TIMEOUT`] before giving up with `store_unavailable`. How much
 //! a commit survives is the store's [`Durability`].
 //!
-//! Schema (version 3, recorded in `writ_schema`; an older file is migrated when opened):
+//! Schema (version 4, recorded in `writ_schema`; an older file is migrated when opened):
 //! - `plans(plan_id PRIMARY KEY, state, label, provenance, frozen_digest, approval, run_id
 //!   UNIQUE)`, provenance and approval as their JSON wire forms;
 //! - `plan_ops(plan_id, seq, op_id, op, PRIMARY KEY (plan_id, seq), UNIQUE (plan_id, op_id))`,
 //!   each op as its JSON wire form, `seq` counting from 0 in append order;
-//! - `runs(run_id PRIMARY KEY, plan_id, lease_owner, lease_until_ms, events, settled)`, one row
-//!   per claimed run, written in the claim's transaction: the lease, the number of events, and
-//!   the outcome of the last event when it is a `run_settled` (else NULL), both kept in the
-//!   transaction that appends, so a run's status is read without reading its log;
+//! - `runs(run_id PRIMARY KEY, plan_id, lease_owner, lease_until_ms, settled)`, one row per
+//!   claimed run, written in the claim's transaction: the lease, and the outcome of the last
+//!   event when it is a `run_settled` (else NULL), written by the transaction that appends when
+//!   it changes, so a run's status is read without reading its log. A run's number of events is
+//!   its log's last `seq` plus one, read through the key; version 4 dropped the count the row
+//!   kept, which cost every append a second page;
 //! - `run_events(run_id, seq, event, PRIMARY KEY (run_id, seq))`, `seq` counting from 0 in
 //!   append order, each event as its JSON wire form ([`RunEvent::to_json_string`]) in which
-//!   frames the run named before are written as numbers (`compact.rs`; version 3, so that an
-//!   older writ refuses the file rather than misreads it; a version-2 log, written whole, reads
-//!   as it is).
+//!   frames the run named before are written as numbers (`compact.rs`; since version 3, so that
+//!   an older writ refuses the file rather than misreads it; a version-2 log, written whole,
+//!   reads as it is).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -42,7 +44,7 @@ use crate::{NewPlan, PlanState, PlanStore, PlanSummary, StoreError, StoredPlan};
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The schema version this writ writes and reads.
-const SCHEMA_VERSION: i64 = 3;
+const SCHEMA_VERSION: i64 = 4;
 
 /// Version 1: plans and their op logs. A new file is made by this and every migration after it,
 /// so a new file and a migrated one are the same.
@@ -86,6 +88,14 @@ CREATE TABLE run_events (
 ) WITHOUT ROWID;
 INSERT INTO runs (run_id, plan_id) SELECT run_id, plan_id FROM plans WHERE run_id IS NOT NULL;
 ";
+
+/// Version 3 to 4: a run's event count is read from its log, not kept in its row.
+const MIGRATE_V4: &str = "ALTER TABLE runs DROP COLUMN events;";
+
+/// A run's row as the run paths read it: its id, plan, lease, outcome and number of events (the
+/// last `seq` plus one, a seek on the log's key).
+const RUN_COLUMNS: &str = "run_id, plan_id, lease_owner, lease_until_ms, settled,
+    (SELECT COALESCE(MAX(seq) + 1, 0) FROM run_events WHERE run_events.run_id = runs.run_id)";
 
 /// What a committed transaction survives, and what that costs. Both modes keep the file
 /// consistent whatever happens: a crash, at any moment, loses whole transactions or nothing.
@@ -202,14 +212,16 @@ impl SqliteStore {
             None => {
                 tx.execute_batch(SCHEMA_V1).map_err(db)?;
                 tx.execute_batch(MIGRATE_V2).map_err(db)?;
+                tx.execute_batch(MIGRATE_V4).map_err(db)?;
                 tx.execute("INSERT INTO writ_schema (id, version) VALUES (1, ?1)", [SCHEMA_VERSION])
                     .map_err(db)?;
             }
-            Some(found @ (1 | 2)) => {
+            Some(found @ 1..=3) => {
                 if found == 1 {
                     tx.execute_batch(MIGRATE_V2).map_err(db)?;
                 }
                 // Version 3 changed how new events are written, not the tables.
+                tx.execute_batch(MIGRATE_V4).map_err(db)?;
                 tx.execute("UPDATE writ_schema SET version = ?1 WHERE id = 1", [SCHEMA_VERSION])
                     .map_err(db)?;
             }
@@ -607,7 +619,7 @@ impl RunRow {
     }
 }
 
-type RawRun = (String, String, Option<String>, Option<i64>, i64, Option<String>);
+type RawRun = (String, String, Option<String>, Option<i64>, Option<String>, i64);
 
 fn raw_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawRun> {
     Ok((
@@ -620,7 +632,7 @@ fn raw_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawRun> {
     ))
 }
 
-fn run_row((run_id, plan_id, owner, until_ms, events, settled): RawRun) -> Result<(String, RunRow), StoreError> {
+fn run_row((run_id, plan_id, owner, until_ms, settled, events): RawRun) -> Result<(String, RunRow), StoreError> {
     let settled = match settled {
         None => None,
         Some(name) => Some(RunOutcome::from_name(&name).ok_or_else(|| {
@@ -645,9 +657,7 @@ fn run_row((run_id, plan_id, owner, until_ms, events, settled): RawRun) -> Resul
 
 fn load_run(tx: &Transaction<'_>, run_id: &str) -> Result<RunRow, StoreError> {
     let mut statement = tx
-        .prepare_cached(
-            "SELECT run_id, plan_id, lease_owner, lease_until_ms, events, settled FROM runs WHERE run_id = ?1",
-        )
+        .prepare_cached(&format!("SELECT {RUN_COLUMNS} FROM runs WHERE run_id = ?1"))
         .map_err(db)?;
     let raw = statement.query_row([run_id], raw_run).optional().map_err(db)?;
     match raw {
@@ -779,20 +789,27 @@ impl RunStore for SqliteStore {
             .collect();
         self.write(|tx| {
             let mut find = tx
-                .prepare_cached("SELECT plan_id, lease_owner, events FROM runs WHERE run_id = ?1")
+                .prepare_cached(
+                    "SELECT plan_id, lease_owner, settled,
+                        (SELECT COALESCE(MAX(seq) + 1, 0) FROM run_events WHERE run_events.run_id = ?1)
+                     FROM runs WHERE run_id = ?1",
+                )
                 .map_err(db)?;
             let mut insert = tx
                 .prepare_cached("INSERT INTO run_events (run_id, seq, event) VALUES (?1, ?2, ?3)")
                 .map_err(db)?;
-            let mut advance = tx
-                .prepare_cached("UPDATE runs SET events = ?2, settled = ?3 WHERE run_id = ?1")
+            let mut settle = tx
+                .prepare_cached("UPDATE runs SET settled = ?2 WHERE run_id = ?1")
                 .map_err(db)?;
             for ((batch, (before, texts)), frames) in batches.iter().zip(&mut written).zip(&mut frames) {
-                let found: Option<(String, Option<String>, i64)> = find
-                    .query_row([batch.run_id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+                type Found = (String, Option<String>, Option<String>, i64);
+                let found: Option<Found> = find
+                    .query_row([batch.run_id], |row| {
+                        Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+                    })
                     .optional()
                     .map_err(db)?;
-                let Some((plan_id, holder, count)) = found else {
+                let Some((plan_id, holder, was_settled, count)) = found else {
                     return Err(StoreError::RunMissing {
                         run_id: batch.run_id.to_owned(),
                     });
@@ -814,16 +831,17 @@ impl RunStore for SqliteStore {
                     *frames = load_run_events_numbered(tx, &plan_id, batch.run_id)?.1;
                     *texts = batch.events.iter().map(|event| frames.write(event)).collect();
                 }
-                let mut seq = count;
-                for text in texts.iter() {
+                for (seq, text) in (count..).zip(texts.iter()) {
                     insert.execute(params![batch.run_id, seq, text]).map_err(db)?;
-                    seq += 1;
                 }
                 let settled = match last {
                     RunEvent::RunSettled { outcome, .. } => Some(outcome.name()),
                     _ => None,
                 };
-                advance.execute(params![batch.run_id, seq, settled]).map_err(db)?;
+                // Written only when it changes: most appends are steps of a running run.
+                if was_settled.as_deref() != settled {
+                    settle.execute(params![batch.run_id, settled]).map_err(db)?;
+                }
             }
             Ok(())
         })?;
@@ -851,10 +869,9 @@ impl RunStore for SqliteStore {
     fn list_runs(&self, plan_id: Option<&str>) -> Result<Vec<RunSummary>, StoreError> {
         self.read(|tx| {
             let mut statement = tx
-                .prepare_cached(
-                    "SELECT run_id, plan_id, lease_owner, lease_until_ms, events, settled FROM runs
-                     WHERE ?1 IS NULL OR plan_id = ?1 ORDER BY run_id",
-                )
+                .prepare_cached(&format!(
+                    "SELECT {RUN_COLUMNS} FROM runs WHERE ?1 IS NULL OR plan_id = ?1 ORDER BY run_id"
+                ))
                 .map_err(db)?;
             let rows = statement.query_map([plan_id], raw_run).map_err(db)?;
             let now = run::now_ms();

@@ -177,7 +177,7 @@ fn an_edit_made_underneath_voids_the_frozen_digest() {
 fn a_newer_schema_is_refused() {
     let db = TempDb::new();
     let raw = rusqlite::Connection::open(db.path()).expect("open");
-    raw.execute("UPDATE writ_schema SET version = 4", []).expect("bump");
+    raw.execute("UPDATE writ_schema SET version = 5", []).expect("bump");
     let error = SqliteStore::open(db.path()).unwrap_err();
     assert_eq!(error.code(), "schema_too_new");
 }
@@ -451,7 +451,7 @@ fn a_version_1_file_is_migrated() {
     let version: i64 = raw
         .query_row("SELECT version FROM writ_schema", [], |row| row.get(0))
         .expect("version");
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
 }
 
 /// Commits go to the write-ahead log; the store's own thread copies them into the file soon
