@@ -135,7 +135,8 @@ pub(crate) fn evaluate_root<'b>(
     meter: &mut Meter,
     host: &dyn Host,
 ) -> Result<Value> {
-    let env = Env::child(None);
+    // Room for `$$` and the bindings, so that binding them allocates once.
+    let env = Env::child_with_room(None, 1 + bindings.size_hint().0);
     for (name, value) in bindings {
         env.bind(name.clone(), Val::from(value));
     }

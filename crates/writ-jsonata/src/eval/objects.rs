@@ -38,6 +38,17 @@ impl Cx<'_> {
         for (_, value) in pairs {
             values.push(self.eval(value, input, env)?);
         }
+        // Values that are data already (scalars, parts of the input) go into the object as
+        // they are, without a second list to hold them.
+        if values.iter().all(|value| {
+            matches!(
+                value,
+                Val::Null | Val::Bool(_) | Val::Number(_) | Val::String(_) | Val::Array(_) | Val::Object(_)
+            )
+        }) {
+            self.charge_array(values.len())?;
+            return Ok(Val::Object(shape.build(values.iter().map(Val::to_value))));
+        }
         if values.iter().all(|value| !value.is_undefined()) {
             let mut data = Vec::with_capacity(values.len());
             for value in &values {
