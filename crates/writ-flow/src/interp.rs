@@ -29,6 +29,7 @@ pub(crate) fn run<'a>(
         cost: 0.0,
         events_used: vec![false; options.events.len()],
         completed: 0,
+        no_bindings: Object::new(),
     };
     let mut frame = Frame::default();
     let output = runner.exec(&workflow.root, input, &mut frame, None)?;
@@ -43,7 +44,9 @@ pub(crate) fn run<'a>(
 #[derive(Default)]
 struct Frame {
     entries: Vec<(Str, Output)>,
-    index: HashMap<Str, usize>,
+    // A node records its output each time it completes (each iteration of a loop body), so the
+    // lookup is on every node's path: a fast hash, not a keyed one (ids come from the document).
+    index: HashMap<Str, usize, foldhash::fast::FixedState>,
 }
 
 impl Frame {
@@ -81,10 +84,16 @@ struct Runner<'a> {
     /// which a replay repeats; a call or model call completes right after it starts, so its
     /// step number is known when it starts (the idempotency key, the journal's lookup).
     completed: u64,
+    /// The bindings of an expression that binds nothing.
+    no_bindings: Object,
 }
 
 impl Runner<'_> {
     fn bindings(&self, expr: &Expr, frame: &Frame, item: Option<&Str>) -> Object {
+        if !expr.reads_steps() && item.is_none() {
+            // Most expressions bind nothing: they share one empty object, made once a run.
+            return self.no_bindings.clone();
+        }
         let mut bindings = Object::new();
         if expr.reads_steps() {
             bindings.insert(Str::from("steps"), frame.steps());

@@ -117,19 +117,39 @@ pub(crate) fn read_text(text: &Str) -> Value {
 /// True when `value`'s JSON text reads back as `value` itself. Walks with its own stack, and
 /// charges nothing: the value came out of an evaluation that was charged for building it.
 fn reads_back_as_itself(value: &Value) -> bool {
-    let mut pending: Vec<&Value> = vec![value];
-    while let Some(value) = pending.pop() {
-        match value {
-            Value::Undefined => return false,
-            Value::Number(number) if !number.is_finite() || (*number == 0.0 && number.is_sign_negative()) => {
+    // Only nested containers wait on the stack, so a flat value (most outputs) allocates none.
+    let mut pending: Vec<&Value> = Vec::new();
+    let mut next = Some(value);
+    while let Some(value) = next.or_else(|| pending.pop()) {
+        next = None;
+        let items = match value {
+            Value::Array(items) => items.as_slice(),
+            Value::Object(object) => object.value_slice(),
+            scalar => {
+                if !scalar_reads_back(scalar) {
+                    return false;
+                }
+                continue;
+            }
+        };
+        for item in items {
+            if item.is_container() {
+                pending.push(item);
+            } else if !scalar_reads_back(item) {
                 return false;
             }
-            Value::Array(items) => pending.extend(items.iter()),
-            Value::Object(object) => pending.extend(object.values()),
-            _ => {}
         }
     }
     true
+}
+
+/// True when a value that is not a container reads back as itself from its JSON text.
+fn scalar_reads_back(value: &Value) -> bool {
+    match value {
+        Value::Undefined => false,
+        Value::Number(number) => number.is_finite() && !(*number == 0.0 && number.is_sign_negative()),
+        _ => true,
+    }
 }
 
 #[cfg(test)]
