@@ -19,18 +19,29 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::{Map as JsonMap, Value as Json};
+use foldhash::fast::RandomState;
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::Value as Json;
 use writ_plan::BranchId;
 
-use crate::run::{FrameRef, RunEvent};
+use crate::run::branch_wire::Segments;
+use crate::run::{FrameRef, NodeOutcome, RunEvent};
 
 /// A run's numbered frames, as far as its log has been read or written.
 #[derive(Debug, Default)]
 pub(crate) struct RunFrames {
     /// Each numbered frame with its key, by number.
     frames: Vec<(Arc<str>, FrameRef)>,
-    /// Each numbered frame's number, by key.
-    numbers: HashMap<Arc<str>, usize>,
+    /// Each numbered frame's number, by key. Keys are as long as routes: foldhash reads them
+    /// several times faster than SipHash.
+    numbers: HashMap<Arc<str>, usize, RandomState>,
+    /// Each numbered frame's number, by the address of its route: the runtime names a frame
+    /// again with the route it was first named with, and this finds it without building its
+    /// key. The address is only a hint (the frame is compared), and cannot be reused while the
+    /// numbered frame holds the route.
+    by_route: HashMap<usize, usize, RandomState>,
     /// How many of the run's events this has numbered the frames of.
     pub(crate) events: u64,
 }
@@ -39,21 +50,60 @@ impl RunFrames {
     /// The stored text of `event`, the next event of the run, numbering the frames it names.
     pub(crate) fn write(&mut self, event: &RunEvent) -> String {
         self.events += 1;
+        // A step's events are written straight to text; the rarer ones (a merged join, a
+        // barrier) through a JSON tree.
+        let step = match event {
+            RunEvent::NodeEntered {
+                frame,
+                parents,
+                idempotency_key,
+                at,
+            } => Some(StoredStep::NodeEntered {
+                frame: StoredFrame {
+                    how: self.write_frame(frame, parents.first().map(String::as_str)),
+                    frame,
+                },
+                parents: parents.iter().map(|parent| self.stored_key(parent)).collect(),
+                idempotency_key: idempotency_key.as_deref(),
+                at: *at,
+            }),
+            RunEvent::EdgeTaken {
+                edge_id,
+                handle,
+                from,
+                to,
+                at,
+            } => Some(StoredStep::EdgeTaken {
+                to: StoredFrame {
+                    how: self.write_frame(to, Some(from)),
+                    frame: to,
+                },
+                edge_id,
+                handle,
+                from: self.stored_key(from),
+                at: *at,
+            }),
+            RunEvent::NodeSettled {
+                frame,
+                outcome,
+                verdict,
+                host_reads,
+                attempts,
+                at,
+            } if !matches!(outcome, NodeOutcome::Merged { .. }) => Some(StoredStep::NodeSettled {
+                frame: self.stored_key(frame),
+                outcome,
+                verdict: verdict.as_ref(),
+                host_reads,
+                attempts: *attempts,
+                at: *at,
+            }),
+            _ => None,
+        };
+        if let Some(step) = step {
+            return serde_json::to_string(&step).expect("run events hold only JSON-writable data");
+        }
         let text = match event {
-            RunEvent::NodeEntered { frame, parents, .. } => {
-                let written = self.write_frame(frame, parents.first().map(String::as_str));
-                let mut json = without_route(event);
-                json["frame"] = written;
-                self.write_keys(json.get_mut("parents"));
-                json
-            }
-            RunEvent::EdgeTaken { from, to, .. } => {
-                let written = self.write_frame(to, Some(from));
-                let mut json = without_route(event);
-                json["to"] = written;
-                self.write_key(json.get_mut("from"));
-                json
-            }
             RunEvent::NodeSettled { .. } => {
                 let mut json = serde_json::to_value(event).expect("run events hold only JSON-writable data");
                 self.write_key(json.get_mut("frame"));
@@ -69,9 +119,7 @@ impl RunFrames {
                 }
                 json
             }
-            RunEvent::RunStarted { .. } | RunEvent::RunInterrupted { .. } | RunEvent::RunSettled { .. } => {
-                return event.to_json_string();
-            }
+            _ => return event.to_json_string(),
         };
         text.to_string()
     }
@@ -120,34 +168,53 @@ impl RunFrames {
 
     /// How `frame` is written; numbers it when it is named for the first time. `on` is the key
     /// of a frame whose route the frame's route may extend.
-    fn write_frame(&mut self, frame: &FrameRef, on: Option<&str>) -> Json {
-        let key: Arc<str> = frame.key().into();
-        if let Some(&number) = self.numbers.get(&key) {
-            if self.frames[number].1 == *frame {
-                return Json::from(number);
-            }
-            // Not the frame numbered under its key: written whole, and not numbered again.
-            return serde_json::to_value(frame).expect("a frame is JSON-writable");
+    fn write_frame(&mut self, frame: &FrameRef, on: Option<&str>) -> Written {
+        if let Some(&number) = self.by_route.get(&route_address(frame))
+            && self.frames[number].1 == *frame
+        {
+            return Written::Number(number);
         }
         let base = on.and_then(|on| self.numbers.get(on)).copied().filter(|&base| {
             let segments = &self.frames[base].1.branch_id.segments;
             frame.branch_id.segments.starts_with(segments)
         });
-        let json = match base {
-            Some(base) => {
-                let shared = self.frames[base].1.branch_id.segments.len();
+        let written = match base {
+            Some(base) => Written::On {
+                base,
+                shared: self.frames[base].1.branch_id.segments.len(),
+            },
+            None => Written::Whole,
+        };
+        let key: Arc<str> = match written {
+            // The key of a route is its segments' keys one after another: the base's branch
+            // key (after its node id and `:`) and the added segments' key.
+            Written::On { base, shared } => {
+                let (base_key, base_frame) = &self.frames[base];
+                let branch_key = &base_key[base_frame.node_id.len() + 1..];
                 let added = BranchId {
                     segments: frame.branch_id.segments[shared..].to_vec(),
                 };
-                let mut object = route_free(frame);
-                object.insert("on".into(), Json::from(base));
-                object.insert("add".into(), added.to_wire()["segments"].take());
-                Json::Object(object)
+                format!("{}:{branch_key}{}", frame.node_id, added.key()).into()
             }
-            None => serde_json::to_value(frame).expect("a frame is JSON-writable"),
+            _ => frame.key().into(),
         };
+        if let Some(&number) = self.numbers.get(&key) {
+            if self.frames[number].1 == *frame {
+                return Written::Number(number);
+            }
+            // Not the frame numbered under its key: written whole, and not numbered again.
+            return Written::Whole;
+        }
         self.number(key, frame.clone());
-        json
+        written
+    }
+
+    /// A key as written: its frame's number, if it has one.
+    fn stored_key<'a>(&self, key: &'a str) -> StoredKey<'a> {
+        StoredKey {
+            key,
+            number: self.numbers.get(key).copied(),
+        }
     }
 
     /// Reads a frame as [`write_frame`](RunFrames::write_frame) wrote it, numbering it when it is
@@ -183,6 +250,7 @@ impl RunFrames {
 
     fn number(&mut self, key: Arc<str>, frame: FrameRef) {
         self.numbers.insert(key.clone(), self.frames.len());
+        self.by_route.insert(route_address(&frame), self.frames.len());
         self.frames.push((key, frame));
     }
 
@@ -230,26 +298,96 @@ impl RunFrames {
     }
 }
 
-/// `event`'s wire form with its frame's route left empty (the caller writes the frame).
-fn without_route(event: &RunEvent) -> Json {
-    let mut event = event.clone();
-    if let RunEvent::NodeEntered { frame, .. } | RunEvent::EdgeTaken { to: frame, .. } = &mut event {
-        frame.branch_id = Arc::default();
-    }
-    serde_json::to_value(&event).expect("run events hold only JSON-writable data")
+/// The address of `frame`'s route, for `RunFrames::by_route`.
+fn route_address(frame: &FrameRef) -> usize {
+    Arc::as_ptr(&frame.branch_id).addr()
 }
 
-/// `frame`'s wire form without its route.
-fn route_free(frame: &FrameRef) -> JsonMap<String, Json> {
-    let frame = FrameRef {
-        branch_id: Arc::default(),
-        ..frame.clone()
-    };
-    let Json::Object(mut object) = serde_json::to_value(&frame).expect("a frame is JSON-writable") else {
-        unreachable!("a frame is written as an object")
-    };
-    object.remove("branchId");
-    object
+/// How a frame is written.
+#[derive(Clone, Copy)]
+enum Written {
+    /// As the number of the frame it equals.
+    Number(usize),
+    /// Whole, in its wire form.
+    Whole,
+    /// Without its route, which is frame `base`'s route (`shared` segments) plus the rest.
+    On { base: usize, shared: usize },
+}
+
+/// A frame as [`RunFrames::write_frame`] decided to write it.
+struct StoredFrame<'a> {
+    frame: &'a FrameRef,
+    how: Written,
+}
+
+impl Serialize for StoredFrame<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.how {
+            Written::Number(number) => serializer.serialize_u64(number as u64),
+            Written::Whole => self.frame.serialize(serializer),
+            Written::On { base, shared } => {
+                // `FrameRef`'s fields but its route.
+                let mut map = serializer.serialize_map(None)?;
+                map.serialize_entry("nodeId", &self.frame.node_id)?;
+                map.serialize_entry("kind", &self.frame.kind)?;
+                if let Some(via) = &self.frame.via_edge_id {
+                    map.serialize_entry("viaEdgeId", via)?;
+                }
+                map.serialize_entry("on", &base)?;
+                map.serialize_entry("add", &Segments(&self.frame.branch_id.segments[shared..]))?;
+                map.end()
+            }
+        }
+    }
+}
+
+/// A frame key as written: its frame's number, or the key.
+struct StoredKey<'a> {
+    key: &'a str,
+    number: Option<usize>,
+}
+
+impl Serialize for StoredKey<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.number {
+            Some(number) => serializer.serialize_u64(number as u64),
+            None => serializer.serialize_str(self.key),
+        }
+    }
+}
+
+/// The events of a step, written as [`RunEvent`]'s wire form with frames and keys as stored
+/// (the field names are `RunEvent`'s; the tests read every one back through it).
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum StoredStep<'a> {
+    NodeEntered {
+        frame: StoredFrame<'a>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        parents: Vec<StoredKey<'a>>,
+        #[serde(rename = "idempotencyKey", skip_serializing_if = "Option::is_none")]
+        idempotency_key: Option<&'a str>,
+        at: u64,
+    },
+    NodeSettled {
+        frame: StoredKey<'a>,
+        outcome: &'a NodeOutcome,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        verdict: Option<&'a Json>,
+        #[serde(rename = "hostReads", skip_serializing_if = "<[Json]>::is_empty")]
+        host_reads: &'a [Json],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        attempts: Option<u64>,
+        at: u64,
+    },
+    EdgeTaken {
+        #[serde(rename = "edgeId")]
+        edge_id: &'a str,
+        handle: &'a str,
+        from: StoredKey<'a>,
+        to: StoredFrame<'a>,
+        at: u64,
+    },
 }
 
 #[cfg(test)]

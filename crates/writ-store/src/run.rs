@@ -52,7 +52,7 @@ pub fn frame_key(node_id: &str, branch: &BranchId) -> String {
 
 /// A branch id in its wire form (`BranchId::to_wire`), written straight to the serializer:
 /// every event naming a frame writes its route, so no intermediate JSON tree.
-mod branch_wire {
+pub(crate) mod branch_wire {
     use std::sync::Arc;
 
     use serde::ser::{SerializeMap, SerializeSeq};
@@ -60,7 +60,8 @@ mod branch_wire {
     use serde_json::Value as Json;
     use writ_plan::{BranchId, RouteSegment};
 
-    struct Segments<'a>(&'a [RouteSegment]);
+    /// Route segments in their wire form.
+    pub(crate) struct Segments<'a>(pub(crate) &'a [RouteSegment]);
 
     impl Serialize for Segments<'_> {
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
