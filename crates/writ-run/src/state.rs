@@ -7,6 +7,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
+use foldhash::fast::RandomState;
 use serde_json::Value as Json;
 use writ_store::run::{FrameRef, JoinState, NodeOutcome, RunEvent, RunOutcome};
 
@@ -45,10 +46,12 @@ pub(crate) struct RunState {
     pub(crate) digest: String,
     pub(crate) input: Json,
     pub(crate) started: bool,
-    pub(crate) frames: HashMap<Arc<str>, FrameRecord>,
+    /// Every frame, by key. Keys are as long as routes, and a step looks several up: foldhash
+    /// reads them several times faster than SipHash.
+    pub(crate) frames: HashMap<Arc<str>, FrameRecord, RandomState>,
     /// Frame keys in the order the events first named them.
     pub(crate) order: Vec<Arc<str>>,
-    out_tables: HashMap<Arc<str>, Table>,
+    out_tables: HashMap<Arc<str>, Table, RandomState>,
     /// Frames made due and not yet entered, oldest first (entered ones are skipped lazily).
     pending: VecDeque<Arc<str>>,
     /// Entered, unsettled frames a resume runs again, ahead of the due ones.

@@ -6,8 +6,13 @@
 
 use std::sync::Arc;
 
-use imbl::HashMap as PersistentMap;
+use foldhash::fast::RandomState;
+use imbl::GenericHashMap;
+use imbl::shared_ptr::DefaultSharedPtr;
 use serde_json::Value as Json;
+
+/// A persistent map hashed with foldhash: its keys are frame keys, as long as routes.
+type PersistentMap<K, V> = GenericHashMap<K, V, RandomState, DefaultSharedPtr>;
 
 /// One settled output: the node that produced it and its items.
 #[derive(Debug)]
