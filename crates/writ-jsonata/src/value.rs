@@ -822,32 +822,55 @@ pub(crate) fn json_len(
 /// longest a number is written. It reads no text, so a small answer is bounded in a few
 /// nanoseconds a value.
 pub(crate) fn small_text_bound(value: &Value, max_values: u64) -> Option<TextSize> {
-    fn visit(value: &Value, size: &mut TextSize, max_values: u64) -> bool {
+    /// Adds a container's bound, its scalars counted in the loop rather than each by a call.
+    fn container(value: &Value, size: &mut TextSize, max_values: u64) -> bool {
+        let item = |item: &Value, size: &mut TextSize| {
+            if item.is_container() {
+                container(item, size, max_values)
+            } else {
+                size.values += 1;
+                size.bytes += scalar_bound(item);
+                size.values <= max_values
+            }
+        };
         size.values += 1;
         if size.values > max_values {
             return false;
         }
-        let quoted = |text: &Str| 6 * text.len_utf16() as u64 + 2;
         match value {
-            Value::Undefined | Value::Null | Value::Bool(_) => size.bytes += 5,
-            Value::Number(_) => size.bytes += LONGEST_NUMBER,
-            Value::String(text) => size.bytes += quoted(text),
             Value::Array(items) => {
                 size.bytes += 2 + items.len() as u64;
-                return items.iter().all(|item| visit(item, size, max_values));
+                items.iter().all(|value| item(value, size))
             }
             Value::Object(object) => {
                 size.bytes += 2 + object.len() as u64;
-                return object.iter().all(|(key, item)| {
-                    size.bytes += quoted(key) + 1;
-                    visit(item, size, max_values)
-                });
+                object.iter().all(|(key, value)| {
+                    size.bytes += quoted_bound(key) + 1;
+                    item(value, size)
+                })
+            }
+            scalar => {
+                size.bytes += scalar_bound(scalar);
+                true
             }
         }
-        true
     }
     let mut size = TextSize { bytes: 0, values: 0 };
-    visit(value, &mut size, max_values).then_some(size)
+    container(value, &mut size, max_values).then_some(size)
+}
+
+/// The most bytes a value that is not a container is written in.
+fn scalar_bound(value: &Value) -> u64 {
+    match value {
+        Value::String(text) => quoted_bound(text),
+        Value::Number(_) => LONGEST_NUMBER,
+        _ => 5,
+    }
+}
+
+/// The most bytes `text` is written in, quoted: six a code unit (the longest escape).
+fn quoted_bound(text: &Str) -> u64 {
+    6 * text.len_utf16() as u64 + 2
 }
 
 /// The longest text of a number, `-2.2250738585072014e-308`.
@@ -993,6 +1016,15 @@ mod tests {
             assert!(bound.bytes >= exact.bytes, "{text}: {} < {}", bound.bytes, exact.bytes);
             assert!(exact.bytes >= text.len() as u64 / 2, "{text}");
         }
+    }
+
+    #[test]
+    fn a_value_of_empty_lists_held_many_times_over_has_no_bound() {
+        let mut doubled = Value::from(Vec::new());
+        for _ in 0..60 {
+            doubled = Value::from(vec![doubled.clone(), doubled]);
+        }
+        assert_eq!(small_text_bound(&doubled, 256), None);
     }
 
     #[test]

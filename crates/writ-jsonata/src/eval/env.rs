@@ -43,6 +43,7 @@ impl Env {
     }
 
     /// A scope inside `parent` with room for `room` bindings (a call's parameters) made at once.
+    #[inline]
     pub(super) fn child_with_room(parent: Option<&Env>, room: usize) -> Env {
         Env(Rc::new(Frame {
             bindings: RefCell::new(Vec::with_capacity(room)),
