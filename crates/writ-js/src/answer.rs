@@ -115,42 +115,16 @@ impl Repeats {
         }
     }
 
-    /// Whether the container holding `children` is [shallow](is_shallow), looked at in one
-    /// pass that also finds its long strings; those are then checked for repeats.
+    /// Whether the container holding `children` is [shallow](is_shallow), and then whether
+    /// one of its long strings was met before.
     fn shallow(&mut self, children: &[Value]) -> Shallow {
-        let mut items = children.len();
-        if items > SHALLOW_MAX {
-            return Shallow::No;
+        match shallow_part(children) {
+            None => Shallow::No,
+            // Long strings are rare: only then is the container looked into again, once it is
+            // known to be shallow, so that a container that is not records none of them.
+            Some(true) if children.iter().any(|child| self.holds_a_long_string_again(child)) => Shallow::WithARepeat,
+            Some(_) => Shallow::Yes,
         }
-        let mut long = false;
-        for child in children {
-            let inner = match child {
-                Value::String(text) => {
-                    long |= text.len_utf16() >= SHARED_STRING_MIN;
-                    continue;
-                }
-                Value::Array(inner) => inner.as_slice(),
-                Value::Object(inner) => inner.value_slice(),
-                _ => continue,
-            };
-            items += inner.len();
-            if inner.len() > FLAT_MAX || items > SHALLOW_MAX {
-                return Shallow::No;
-            }
-            for leaf in inner {
-                match leaf {
-                    Value::String(text) => long |= text.len_utf16() >= SHARED_STRING_MIN,
-                    Value::Array(_) | Value::Object(_) => return Shallow::No,
-                    _ => {}
-                }
-            }
-        }
-        // Long strings are rare: only then is the container looked into again, once it is
-        // known to be shallow, so that a container that is not records none of them.
-        if long && children.iter().any(|child| self.holds_a_long_string_again(child)) {
-            return Shallow::WithARepeat;
-        }
-        Shallow::Yes
     }
 
     /// Whether a value of a shallow container holds a long string already met.
@@ -336,41 +310,45 @@ impl Walk {
 /// row of data returned as is, a list of tags among its fields, costs no lookup.
 fn is_shallow(value: &Value) -> bool {
     match value {
-        Value::Array(array) => holds_little(array.as_slice().iter()),
-        Value::Object(object) => holds_little(object.values()),
+        Value::Array(items) => shallow_part(items.as_slice()).is_some(),
+        Value::Object(object) => shallow_part(object.value_slice()).is_some(),
         _ => true,
     }
 }
 
-/// Whether `children` are at most [`SHALLOW_MAX`] items with their own items, and none of
-/// them holds a container.
-fn holds_little<'a>(children: impl ExactSizeIterator<Item = &'a Value>) -> bool {
+/// For the items of a container: `None` unless they are at most [`SHALLOW_MAX`] with their
+/// own items, and none of them holds a container of more than [`FLAT_MAX`] items or any
+/// container; else whether a string of at least [`SHARED_STRING_MIN`] is among them, found in
+/// the same pass.
+fn shallow_part(children: &[Value]) -> Option<bool> {
     let mut items = children.len();
     if items > SHALLOW_MAX {
-        return false;
+        return None;
     }
+    let mut long = false;
     for child in children {
-        let flat = match child {
-            Value::Array(inner) => {
-                items += inner.len();
-                is_flat(inner.as_slice().iter())
+        let inner = match child {
+            Value::String(text) => {
+                long |= text.len_utf16() >= SHARED_STRING_MIN;
+                continue;
             }
-            Value::Object(inner) => {
-                items += inner.len();
-                is_flat(inner.values())
-            }
-            _ => true,
+            Value::Array(inner) => inner.as_slice(),
+            Value::Object(inner) => inner.value_slice(),
+            _ => continue,
         };
-        if !flat || items > SHALLOW_MAX {
-            return false;
+        items += inner.len();
+        if inner.len() > FLAT_MAX || items > SHALLOW_MAX {
+            return None;
+        }
+        for leaf in inner {
+            match leaf {
+                Value::String(text) => long |= text.len_utf16() >= SHARED_STRING_MIN,
+                Value::Array(_) | Value::Object(_) => return None,
+                _ => {}
+            }
         }
     }
-    true
-}
-
-/// Whether a container is small and holds no container.
-fn is_flat<'a>(mut items: impl ExactSizeIterator<Item = &'a Value>) -> bool {
-    items.len() <= FLAT_MAX && items.all(|item| !item.is_container())
+    Some(long)
 }
 
 /// Braces, quoted keys, colons and commas.
