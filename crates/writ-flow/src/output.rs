@@ -117,20 +117,17 @@ pub(crate) fn read_text(text: &Str) -> Value {
 /// True when `value`'s JSON text reads back as `value` itself. Walks with its own stack, and
 /// charges nothing: the value came out of an evaluation that was charged for building it.
 fn reads_back_as_itself(value: &Value) -> bool {
+    if !value.is_container() {
+        return scalar_reads_back(value);
+    }
     // Only nested containers wait on the stack, so a flat value (most outputs) allocates none.
     let mut pending: Vec<&Value> = Vec::new();
-    let mut next = Some(value);
-    while let Some(value) = next.or_else(|| pending.pop()) {
-        next = None;
-        let items = match value {
+    let mut container = value;
+    loop {
+        let items: &[Value] = match container {
             Value::Array(items) => items.as_slice(),
             Value::Object(object) => object.value_slice(),
-            scalar => {
-                if !scalar_reads_back(scalar) {
-                    return false;
-                }
-                continue;
-            }
+            _ => &[],
         };
         for item in items {
             if item.is_container() {
@@ -139,8 +136,11 @@ fn reads_back_as_itself(value: &Value) -> bool {
                 return false;
             }
         }
+        match pending.pop() {
+            Some(next) => container = next,
+            None => return true,
+        }
     }
-    true
 }
 
 /// True when a value that is not a container reads back as itself from its JSON text.
