@@ -76,7 +76,7 @@ pub use engine::{Amounts, Engine, LimitField, LimitName, Program, SOURCE_NOT_TEX
 pub use host::{FixedHost, Host, HostRead, RecordingHost, ReplayingHost, SystemHost};
 pub use json::{DEFAULT_MAX_JSON_DEPTH, JsonError, JsonTooLong, parse_json, parse_json_with_depth, write_json_string};
 pub use number::{js_number_to_string, write_js_number};
-pub use object::{Object, Shape};
+pub use object::{HintedKey, Object, Shape};
 pub use outcome::{ANSWER_TOO_LARGE, EnvelopeError, MAX_ANSWER_BYTES, Outcome};
 pub use pace::{MAX_PACE, paced};
 pub use path::{FORBIDDEN_SEGMENTS, Path, PathError};

@@ -5,7 +5,7 @@
 //! indices, written method names are resolved against the method tables, and host calls sit
 //! only where a call may be the result. Nothing is re-checked or re-parsed per evaluation.
 
-use writ_core::{Shape, Str, Value};
+use writ_core::{HintedKey, Shape, Str, Value};
 
 use crate::tables::{ArrayMethod, NumberMethod, Static, StringMethod};
 
@@ -18,7 +18,7 @@ pub(crate) struct Program {
     pub(crate) node_count: u32,
     /// Every free name (not an arrow parameter), in order of first appearance; [`Expr::Free`]
     /// indexes this list. Globals and host function names are included.
-    pub(crate) free_names: Box<[Str]>,
+    pub(crate) free_names: Box<[HintedKey]>,
     /// The host functions the expression calls, in order of first appearance: indices into the
     /// evaluator's function list.
     pub(crate) host_calls: Box<[u32]>,
@@ -111,7 +111,7 @@ pub(crate) struct Member {
 #[derive(Debug)]
 pub(crate) enum Property {
     /// A written name (`a.b`) or a string literal key (`a["b"]`) that is not an array index.
-    Named(Str),
+    Named(HintedKey),
     /// A canonical array index, written (`a[0]`, `a["0"]`).
     Index(u32),
     /// A computed key (`a[k]`).

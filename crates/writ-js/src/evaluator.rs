@@ -277,7 +277,7 @@ impl Evaluator {
             free_names: program
                 .free_names
                 .iter()
-                .map(|name| name.to_string_lossy().into_owned())
+                .map(|name| name.key().to_string_lossy().into_owned())
                 .collect(),
             host_calls: program
                 .host_calls
@@ -354,7 +354,7 @@ impl Compiled {
         self.program
             .free_names
             .iter()
-            .map(|name| name.to_string_lossy().into_owned())
+            .map(|name| name.key().to_string_lossy().into_owned())
             .collect()
     }
 }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, DefaultHasher};
 
 use writ_core::js::{self, LooseEquality};
-use writ_core::{Array, Meter, Object, Str, Value};
+use writ_core::{Array, HintedKey, Meter, Object, Str, Value};
 
 use crate::answer;
 use crate::ast::{
@@ -701,16 +701,16 @@ impl<'r> Cx<'r> {
         Ok(binding)
     }
 
-    fn lookup(&self, name: &Str) -> Result<Binding<'r>> {
+    fn lookup(&self, name: &HintedKey) -> Result<Binding<'r>> {
         for context in self.contexts.iter().rev() {
-            if let Some(value) = context.get(name) {
+            if let Some(value) = context.get_hinted(name) {
                 return Ok(Binding::Value(value));
             }
         }
-        if let Some(global) = name.as_ascii_str().and_then(Global::from_name) {
+        if let Some(global) = name.key().as_ascii_str().and_then(Global::from_name) {
             return Ok(Binding::Global(global));
         }
-        Err(self.unknown_name(name))
+        Err(self.unknown_name(name.key()))
     }
 
     #[cold]
@@ -752,7 +752,7 @@ impl<'r> Cx<'r> {
                 _ => None,
             },
             Expr::Member(member) if !member.optional => match (&member.property, self.peek_shared(&member.object)?) {
-                (Property::Named(name), Value::Object(fields)) => fields.get(name),
+                (Property::Named(name), Value::Object(fields)) => fields.get_hinted(name),
                 (Property::Index(index), Value::Array(items)) => items.get(*index as usize),
                 _ => None,
             },
@@ -927,7 +927,7 @@ impl<'r> Cx<'r> {
                 _ => None,
             },
             Expr::Member(member) if !member.optional => match (&member.property, self.peek(&member.object)?) {
-                (Property::Named(name), Value::Object(fields)) => fields.get(name),
+                (Property::Named(name), Value::Object(fields)) => fields.get_hinted(name),
                 (Property::Index(index), Value::Array(items)) => items.get(*index as usize),
                 _ => None,
             },
@@ -1047,7 +1047,7 @@ impl<'r> Cx<'r> {
             Receiver::ShortCircuit => return Ok(None),
             Receiver::Namespace(global) => {
                 let name = match &member.property {
-                    Property::Named(name) => name.clone(),
+                    Property::Named(name) => name.key().clone(),
                     Property::Index(index) => coerce::number_to_str(f64::from(*index)),
                     Property::Computed(key) => {
                         let key = self.eval(key)?;
@@ -1062,7 +1062,11 @@ impl<'r> Cx<'r> {
             return Ok(None);
         }
         let value = match &member.property {
-            Property::Named(name) => self.read(&object, Key::Name(name))?,
+            Property::Named(name) => match &object {
+                // Own data or nothing, as `read` says.
+                Value::Object(fields) => fields.get_hinted(name).cloned().unwrap_or(Value::Undefined),
+                _ => self.read(&object, Key::Name(name.key()))?,
+            },
             Property::Index(index) => self.read(&object, Key::Index(*index))?,
             Property::Computed(key) => {
                 let key = self.eval(key)?;
@@ -1290,7 +1294,7 @@ impl<'r> Cx<'r> {
                         .program
                         .free_names
                         .get(*index as usize)
-                        .cloned()
+                        .map(|name| name.key().clone())
                         .unwrap_or_default();
                     Err(Error::type_error(format!(
                         "{} is not a function ({} holds {}): only methods, callable globals and host functions \

@@ -30,7 +30,7 @@ use oxc_ast::ast::{
 use oxc_parser::Parser;
 use oxc_span::SourceType;
 use oxc_syntax::operator::{BinaryOperator, LogicalOperator, UnaryOperator};
-use writ_core::{Str, Value, closest_name, js};
+use writ_core::{HintedKey, Str, Value, closest_name, js};
 
 use crate::ast::{
     Arg, BinaryOp, Call, Callee, Element, Expr, HostCall, Lambda, Local, LogicalOp, Member, MethodKey, MethodName,
@@ -88,7 +88,7 @@ pub(crate) fn parse(source: &str, options: &ParseOptions<'_>) -> Result<Program>
     Ok(Program {
         root,
         node_count: lowering.nodes,
-        free_names: lowering.free_names.into_boxed_slice(),
+        free_names: lowering.free_names.into_iter().map(HintedKey::new).collect(),
         host_calls: lowering.host_calls.into_boxed_slice(),
     })
 }
@@ -1110,7 +1110,7 @@ impl<'a, 'h> Lowering<'a, 'h> {
 fn named_property(text: Str) -> Property {
     match js::array_index(&text) {
         Some(index) => Property::Index(index),
-        None => Property::Named(text),
+        None => Property::Named(HintedKey::new(text)),
     }
 }
 
