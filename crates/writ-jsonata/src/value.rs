@@ -448,6 +448,21 @@ impl Val {
         }
     }
 
+    /// [`Val::to_value`] of a value that is data already or no value, taking it rather than
+    /// sharing it; a built list or object is converted as `to_value` does.
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            Val::Undefined | Val::Function(_) => Value::Undefined,
+            Val::Null => Value::Null,
+            Val::Bool(b) => Value::Bool(b),
+            Val::Number(n) => Value::Number(n),
+            Val::String(s) => Value::String(s),
+            Val::Array(a) => Value::Array(a),
+            Val::Object(o) => Value::Object(o),
+            built @ (Val::List(..) | Val::Record(_)) => built.to_value(),
+        }
+    }
+
     fn to_value_in_container(&self) -> Value {
         if matches!(self, Val::List(..) | Val::Record(_)) {
             return stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.to_value());

@@ -102,6 +102,20 @@ impl Env {
         }
     }
 
+    /// Unbinds everything bound in this scope, keeping its room for the next bindings.
+    pub(super) fn unbind_all(&self) {
+        let mut bindings = self.0.bindings.borrow_mut();
+        if !bindings.is_empty() {
+            // A closure bound here may hold a chain of scopes as long as the evaluation made it.
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || bindings.clear());
+        }
+    }
+
+    /// Whether nothing but this handle holds the scope.
+    pub(super) fn is_only_holder(&self) -> bool {
+        Rc::strong_count(&self.0) == 1
+    }
+
     /// A scope inside this one binding every key of `tuple` (a tuple-stream item).
     pub(super) fn with_tuple(&self, tuple: &Val) -> Env {
         Env(Rc::new(Frame {

@@ -88,10 +88,8 @@ const COPY_CHECK: u64 = 4096;
 const ITEM_DROP_NANOS: u64 = 8;
 
 thread_local! {
-    /// The name the input document is bound under (`$$`), made once per thread.
-    static ROOT_NAME: Str = Str::from("$");
-    /// A tuple's key for its item, made once per thread.
-    static FOCUS_NAME: Str = Str::from(FOCUS_KEY);
+    /// The root scope the last evaluation on this thread left, emptied, for the next one.
+    static SPARE_ROOT: std::cell::Cell<Option<RootScope>> = const { std::cell::Cell::new(None) };
     /// Built-in functions as values, made once per thread and shared by every evaluation on it.
     static BUILTIN_VALUES: RefCell<HashMap<&'static str, Rc<Function>>> = RefCell::new(HashMap::new());
 }
@@ -112,7 +110,9 @@ pub(crate) struct Cx<'a> {
     /// Where the current call is, for errors.
     pub(crate) position: usize,
     /// A tuple's key for its item, shared by every tuple the evaluation builds.
-    focus: Str,
+    focus: &'a Str,
+    /// The input document, `$$` wherever no scope binds that name itself.
+    root: &'a Val,
     /// Containers the evaluation's deep copies have built, for the time their drop takes.
     copied: u64,
     /// Items of lists built since their drop time was last held back.
@@ -126,6 +126,36 @@ fn writing_nanos(size: crate::value::TextSize) -> u64 {
         .saturating_add(size.bytes.saturating_mul(ANSWER_BYTE_NANOS))
 }
 
+/// The outermost scope of an evaluation, and the key its tuples hold their items under.
+///
+/// Making one costs two allocations and freeing it two frees, and the key a shared count's
+/// update, as much as a small expression's own work: each thread keeps the one its last
+/// evaluation left, emptied, and hands it to the next ([`RootScope::take`], [`RootScope::give_back`]).
+struct RootScope {
+    env: Env,
+    focus: Str,
+}
+
+impl RootScope {
+    /// The thread's spare root scope, or a new one when an evaluation is using it.
+    fn take() -> RootScope {
+        SPARE_ROOT.take().unwrap_or_else(|| RootScope {
+            env: Env::child(None),
+            focus: Str::from(FOCUS_KEY),
+        })
+    }
+
+    /// Unbinds what the evaluation bound at the top level (which frees a closure bound there
+    /// that holds the scope itself) and keeps the scope for the thread's next evaluation, once
+    /// nothing else holds it.
+    fn give_back(self) {
+        self.env.unbind_all();
+        if self.env.is_only_holder() {
+            SPARE_ROOT.set(Some(self));
+        }
+    }
+}
+
 /// Evaluates `root` over `input` with `bindings` as its variables, charging `meter` and reading
 /// the time and random numbers from `host`: the entry point behind every evaluation.
 pub(crate) fn evaluate_root<'b>(
@@ -135,32 +165,36 @@ pub(crate) fn evaluate_root<'b>(
     meter: &mut Meter,
     host: &dyn Host,
 ) -> Result<Value> {
-    // Room for `$$` and the bindings, so that binding them allocates once.
-    let env = Env::child_with_room(None, 1 + bindings.size_hint().0);
+    let scope = RootScope::take();
     for (name, value) in bindings {
-        env.bind(name.clone(), Val::from(value));
+        scope.env.bind(name.clone(), Val::from(value));
     }
-    let input = Val::from(input);
-    env.bind(ROOT_NAME.with(Str::clone), input.clone());
+    // The document is `$$` through `Cx::root` rather than a binding, which would copy it again.
+    let document = Val::from(input);
     // A JSON array as the whole input is one item, not a sequence of them.
-    let input = if input.is_array() {
-        Val::list(vec![input], Flags::SEQUENCE.with(Flags::OUTER_WRAPPER))
+    let wrapped;
+    let input = if document.is_array() {
+        wrapped = Val::list(vec![document.clone()], Flags::SEQUENCE.with(Flags::OUTER_WRAPPER));
+        &wrapped
     } else {
-        input
+        &document
     };
     let mut cx = Cx {
         meter,
         host,
         now: None,
         input: Val::Undefined,
-        env: env.clone(),
+        env: scope.env.clone(),
         position: 0,
-        focus: FOCUS_NAME.with(Str::clone),
+        focus: &scope.focus,
+        root: &document,
         copied: 0,
         built: 0,
     };
-    let result = cx.eval(root, &input, &env)?;
-    cx.answer(&result)
+    let answer = cx.eval(root, input, &scope.env).and_then(|result| cx.answer(result));
+    drop(cx);
+    scope.give_back();
+    answer
 }
 
 /// The items of a value taken as a sequence: an array's items, or the value alone.
@@ -197,6 +231,7 @@ impl<'a> Cx<'a> {
     /// Charges `n` steps: a built-in's work over `n` items or characters, charged before it runs.
     /// A large charge is also charged in time: it fails now if that much work would not end
     /// before the deadline.
+    #[inline]
     pub(crate) fn steps(&mut self, n: u64) -> Result<()> {
         let charged = self.meter.steps(n);
         self.budget(charged)?;
@@ -268,10 +303,15 @@ impl<'a> Cx<'a> {
     /// would pass [`writ_core::MAX_ANSWER_BYTES`] is refused (U1008) before anything is
     /// written: a value that holds one container many times over is exponentially longer
     /// written than in memory.
-    fn answer(&mut self, result: &Val) -> Result<Value> {
-        // Functions are dropped, so the conversion always answers a value.
-        let value =
-            crate::value::to_data(result, crate::value::Functions::Drop, &mut |n| self.steps(n))?.unwrap_or_default();
+    fn answer(&mut self, result: Val) -> Result<Value> {
+        let value = match result {
+            // Functions are dropped, so the conversion always answers a value.
+            Val::List(..) | Val::Record(_) => {
+                crate::value::to_data(&result, crate::value::Functions::Drop, &mut |n| self.steps(n))?
+                    .unwrap_or_default()
+            }
+            data => data.into_value(),
+        };
         if !value.is_container() {
             return Ok(value);
         }
@@ -522,11 +562,19 @@ impl<'a> Cx<'a> {
         if let Some(value) = env.lookup(name) {
             return value;
         }
+        if is_root_name(name) {
+            return self.root.clone();
+        }
         match name.as_ascii_str().and_then(functions::lookup) {
             Some(builtin) => self.builtin(builtin),
             None => Val::Undefined,
         }
     }
+}
+
+/// Whether `name` is `$$`'s (the variable `$` names), which reads the input document.
+fn is_root_name(name: &Str) -> bool {
+    name.eq_str("$")
 }
 
 /// A value as error messages show it: the start of its JSON, cut short, so that reporting a
@@ -537,4 +585,31 @@ pub(crate) fn describe(value: &Val) -> String {
 
 fn write_number(n: f64) -> String {
     writ_core::js_number_to_string(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use writ_core::{Str, Value};
+
+    use crate::testing::eval;
+
+    #[test]
+    fn each_evaluation_starts_from_an_empty_root_scope() {
+        // The thread's root scope is reused: what one evaluation bound at its top level, or was
+        // given as bindings, must be gone for the next.
+        assert_eq!(eval("$x := 5", ""), "5");
+        assert_eq!(eval("$x", ""), "undefined");
+        assert_eq!(eval("($f := function($n) { $n = 0 ? 0 : $f($n - 1) }; $f(3))", ""), "0");
+        assert_eq!(eval("$f", ""), "undefined");
+        let bindings = vec![(Str::from("given"), Value::from(1.0))];
+        let expression = crate::Expression::compile("$given").unwrap();
+        let options = crate::Options {
+            bindings,
+            ..crate::Options::default()
+        };
+        assert_eq!(expression.evaluate(&Value::Null, &options).unwrap(), Value::from(1.0));
+        assert_eq!(eval("$given", ""), "undefined");
+        assert_eq!(eval("$$ := 7", r#"{"a": 1}"#), "7");
+        assert_eq!(eval("$$.a", r#"{"a": 1}"#), "1");
+    }
 }

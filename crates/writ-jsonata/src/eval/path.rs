@@ -253,9 +253,9 @@ impl Cx<'_> {
                 } else {
                     if let Some(focus_name) = &step.focus {
                         set_entry(&mut entries, focus_name, bound);
-                        set_entry(&mut entries, &self.focus, focus.clone());
+                        set_entry(&mut entries, self.focus, focus.clone());
                     } else {
-                        set_entry(&mut entries, &self.focus, bound);
+                        set_entry(&mut entries, self.focus, bound);
                     }
                     if let Some(index) = &step.index {
                         set_entry(&mut entries, index, Val::Number(position as f64));

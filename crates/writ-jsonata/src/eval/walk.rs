@@ -48,6 +48,10 @@ impl Cx<'_> {
             if let Some(walked) = env.with_value(name, |value| self.walk(steps, 1, value, env, unwrap)) {
                 return walked;
             }
+            if super::is_root_name(name) {
+                let root = self.root;
+                return self.walk(steps, 1, root, env, unwrap);
+            }
         }
         // A path may start with a variable and `%` steps: each names one value, which the
         // walk starts from while there is one item for it to be named once.

@@ -17,6 +17,11 @@ export default {
     ['block', '($x := [1, 2, 3]; $x[1])'],
     ['block', '$x := 5'],
     ['block', '($s := orders.status; $distinct($s))'],
+    ['block', '($$ := 5; $$)'],
+    ['block', '[($$ := {"shop": 2}; $$.shop), $$.shop]'],
+    ['block', '($f := function() { $$.shop }; $f())'],
+    ['block', '$eval("$$.shop", {"shop": 9})'],
+    ['block', '$$ := 7'],
     // lambdas and closures
     ['lambda', '(function($x) { $x * 2 })(21)'],
     ['lambda', '($double := function($x) { $x * 2 }; orders.items.$double(qty))'],
