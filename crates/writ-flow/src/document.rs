@@ -40,6 +40,9 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 pub struct Workflow {
     pub(crate) root: Arc<Node>,
     pub(crate) document: Value,
+    /// Whether any of its expressions can read `$steps`: a run of a workflow none of whose
+    /// expressions can need not keep its nodes' outputs.
+    pub(crate) reads_steps: bool,
 }
 
 impl Workflow {
@@ -57,6 +60,7 @@ impl Workflow {
             Some(root) if checker.issues.is_empty() => Ok(Workflow {
                 root: Arc::new(root),
                 document: document.clone(),
+                reads_steps: checker.reads_steps,
             }),
             _ => Err(checker.finish()),
         }
@@ -189,6 +193,8 @@ struct Checker<'a> {
     issues: Vec<Issue>,
     ids: HashMap<String, String>,
     workflows: Option<KnownWorkflows<'a>>,
+    /// Whether an expression compiled so far can read `$steps`.
+    reads_steps: bool,
 }
 
 impl<'a> Checker<'a> {
@@ -197,6 +203,7 @@ impl<'a> Checker<'a> {
             issues: Vec::new(),
             ids: HashMap::new(),
             workflows,
+            reads_steps: false,
         }
     }
 
@@ -315,7 +322,10 @@ impl<'a> Checker<'a> {
 
     fn expr(&mut self, source: &str, path: &str, site: String) -> Option<Expr> {
         match Expr::compile(source, site) {
-            Ok(expr) => Some(expr),
+            Ok(expr) => {
+                self.reads_steps |= expr.reads_steps();
+                Some(expr)
+            }
             Err(message) => {
                 self.issue(
                     Code::InvalidExpression,

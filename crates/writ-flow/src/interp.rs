@@ -31,7 +31,7 @@ pub(crate) fn run<'a>(
         completed: 0,
         no_bindings: Object::new(),
     };
-    let mut frame = Frame::default();
+    let mut frame = Frame::new(workflow);
     let output = runner.exec(&workflow.root, input, &mut frame, None)?;
     if let Some(journal) = runner.journal.as_mut() {
         journal.flush()?;
@@ -41,16 +41,29 @@ pub(crate) fn run<'a>(
 
 /// The outputs of the nodes of one workflow invocation that have completed, by id, in the order
 /// they first completed: what `$steps` reads.
-#[derive(Default)]
 struct Frame {
     entries: Vec<(Str, Output)>,
     // A node records its output each time it completes (each iteration of a loop body), so the
     // lookup is on every node's path: a fast hash, not a keyed one (ids come from the document).
     index: HashMap<Str, usize, foldhash::fast::FixedState>,
+    /// Whether an expression of the workflow can read `$steps`; when none can, nothing is kept.
+    kept: bool,
 }
 
 impl Frame {
+    /// The frame of an invocation of `workflow`, nothing completed yet.
+    fn new(workflow: &Workflow) -> Frame {
+        Frame {
+            entries: Vec::new(),
+            index: HashMap::default(),
+            kept: workflow.reads_steps,
+        }
+    }
+
     fn record(&mut self, id: &Str, output: &Output) {
+        if !self.kept {
+            return;
+        }
         match self.index.get(id) {
             Some(&idx) => self.entries[idx].1 = output.clone(),
             None => {
@@ -89,10 +102,10 @@ struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    fn bindings(&self, expr: &Expr, frame: &Frame, item: Option<&Str>) -> Object {
+    /// The bindings `expr` reads; `None` when it reads none.
+    fn bindings(&self, expr: &Expr, frame: &Frame, item: Option<&Str>) -> Option<Object> {
         if !expr.reads_steps() && item.is_none() {
-            // Most expressions bind nothing: they share one empty object, made once a run.
-            return self.no_bindings.clone();
+            return None;
         }
         let mut bindings = Object::new();
         if expr.reads_steps() {
@@ -101,17 +114,20 @@ impl Runner<'_> {
         if let Some(item) = item {
             bindings.insert(Str::from("item"), Value::String(item.clone()));
         }
-        bindings
+        Some(bindings)
     }
 
     fn evaluate(&self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<Value, Error> {
         let bindings = self.bindings(expr, frame, item);
-        expr.evaluate(input, &bindings, &self.limits, &self.options.host)
+        // Most expressions bind nothing: they borrow one empty object, made once a run.
+        let bindings = bindings.as_ref().unwrap_or(&self.no_bindings);
+        expr.evaluate(input, bindings, &self.limits, &self.options.host)
     }
 
     fn test(&self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<bool, Error> {
         let bindings = self.bindings(expr, frame, item);
-        expr.test(input, &bindings, &self.limits, &self.options.host)
+        let bindings = bindings.as_ref().unwrap_or(&self.no_bindings);
+        expr.test(input, bindings, &self.limits, &self.options.host)
     }
 
     fn exec(&mut self, node: &Node, input: Output, frame: &mut Frame, item: Option<&Str>) -> Result<Output, Error> {
@@ -142,12 +158,12 @@ impl Runner<'_> {
         if let Some(emit) = &node.emit
             && let Some(on_start) = &emit.on_start
         {
-            let value = self.evaluate(on_start, &input.data(), frame, item)?;
+            let value = self.evaluate(on_start, input.read(), frame, item)?;
             self.emit(node, Hook::OnStart, emit.item.as_ref(), value);
         }
         let output = match &node.kind {
             Kind::Compute { expr } => {
-                let value = self.evaluate(expr, &input.data(), frame, item)?;
+                let value = self.evaluate(expr, input.read(), frame, item)?;
                 Output::from_value(value).ok_or_else(|| {
                     Error::new(
                         Code::ExpressionFailed,
@@ -171,7 +187,7 @@ impl Runner<'_> {
                 for route in routes {
                     let passed = match &route.test {
                         RouteTest::Match(needle) => input.text().to_string_lossy().contains(needle.as_str()),
-                        RouteTest::Expr(expr) => self.test(expr, &input.data(), frame, item)?,
+                        RouteTest::Expr(expr) => self.test(expr, input.read(), frame, item)?,
                     };
                     if passed {
                         chosen = Some(&route.target);
@@ -291,7 +307,7 @@ impl Runner<'_> {
         if let Some(emit) = &node.emit
             && let Some(on_done) = &emit.on_done
         {
-            let value = self.evaluate(on_done, &output.data(), frame, item)?;
+            let value = self.evaluate(on_done, output.read(), frame, item)?;
             self.emit(node, Hook::OnDone, emit.item.as_ref(), value);
         }
         Ok(output)
@@ -351,7 +367,7 @@ impl Runner<'_> {
         item: Option<&Str>,
     ) -> Result<bool, Error> {
         Ok(match predicate {
-            Predicate::Expr(expr) => self.test(expr, &output.data(), frame, item)?,
+            Predicate::Expr(expr) => self.test(expr, output.read(), frame, item)?,
             Predicate::Any(predicates) => {
                 for predicate in predicates {
                     if self.holds(predicate, output, started, cost_at_start, frame, item)? {
@@ -404,7 +420,7 @@ impl Runner<'_> {
         };
         let root = Arc::clone(&workflow.root);
         self.depth = next;
-        let mut frame = Frame::default();
+        let mut frame = Frame::new(workflow);
         let result = self.exec(&root, input, &mut frame, None);
         self.depth -= 1;
         result

@@ -47,6 +47,9 @@ impl Output {
     /// The output of a node whose result is `value`, written as compute output is: a string
     /// as it is, anything else as its JSON text. `None` when the value has no JSON text
     /// (`undefined`).
+    ///
+    /// A caller with data in hand gives it to a run as its input this way: the run reads it as
+    /// it would read its JSON text, without the text being written and parsed again.
     pub fn from_value(value: Value) -> Option<Output> {
         match value {
             Value::Undefined => None,
@@ -66,9 +69,14 @@ impl Output {
     /// The output as an expression reads it: text that parses as JSON is that value, other
     /// text the string itself, anything else as it is.
     pub fn data(&self) -> Value {
+        self.read().clone()
+    }
+
+    /// [`Output::data`], borrowed: what an expression reads, without a count to update.
+    pub(crate) fn read(&self) -> &Value {
         match &self.0 {
-            Repr::Data(value) => value.clone(),
-            Repr::Text(text, read) => read.get_or_init(|| read_text(text)).clone(),
+            Repr::Data(value) => value,
+            Repr::Text(text, read) => read.get_or_init(|| read_text(text)),
         }
     }
 
