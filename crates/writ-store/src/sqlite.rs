@@ -97,6 +97,14 @@ const MIGRATE_V4: &str = "ALTER TABLE runs DROP COLUMN events;";
 const RUN_COLUMNS: &str = "run_id, plan_id, lease_owner, lease_until_ms, settled,
     (SELECT COALESCE(MAX(seq) + 1, 0) FROM run_events WHERE run_events.run_id = runs.run_id)";
 
+/// What an append reads of its run: plan, lease owner, outcome and number of events. The count
+/// seeks the log through the run's row (`runs.run_id`), not through the bound id: SQLite
+/// prepares a statement that seeks `run_events` by a bound parameter again after each commit
+/// that wrote the table, which cost an append more than all its writes.
+const APPEND_FIND_RUN: &str = "SELECT plan_id, lease_owner, settled,
+        (SELECT COALESCE(MAX(seq) + 1, 0) FROM run_events WHERE run_events.run_id = runs.run_id)
+     FROM runs WHERE run_id = ?1";
+
 /// What a committed transaction survives, and what that costs. Both modes keep the file
 /// consistent whatever happens: a crash, at any moment, loses whole transactions or nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -788,13 +796,7 @@ impl RunStore for SqliteStore {
             })
             .collect();
         self.write(|tx| {
-            let mut find = tx
-                .prepare_cached(
-                    "SELECT plan_id, lease_owner, settled,
-                        (SELECT COALESCE(MAX(seq) + 1, 0) FROM run_events WHERE run_events.run_id = ?1)
-                     FROM runs WHERE run_id = ?1",
-                )
-                .map_err(db)?;
+            let mut find = tx.prepare_cached(APPEND_FIND_RUN).map_err(db)?;
             let mut insert = tx
                 .prepare_cached("INSERT INTO run_events (run_id, seq, event) VALUES (?1, ?2, ?3)")
                 .map_err(db)?;
@@ -882,5 +884,54 @@ impl RunStore for SqliteStore {
             }
             Ok(runs)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::StatementStatus;
+    use writ_plan::ApprovalRecord;
+
+    use super::*;
+
+    /// An append's statements stay prepared across commits: each is prepared once, however many
+    /// steps a run appends.
+    #[test]
+    fn appends_prepare_their_statements_once() {
+        let dir = std::env::temp_dir().join(format!("writ-store-unit-{}-prepare", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let store = SqliteStore::open(dir.join("runs.db")).expect("open");
+        store.create("plan-a", NewPlan::default()).expect("create");
+        let summary = store
+            .append_ops("plan-a", &crate::conformance::plan_ops(), None)
+            .expect("append ops");
+        store.freeze("plan-a", &summary.digest).expect("freeze");
+        let view = store.read_plan("plan-a").expect("read").view;
+        let approval = ApprovalRecord::for_view(&view, "ann", "2026-12-02T04:00:00Z");
+        let executable = store.approve("plan-a", &approval).expect("approve");
+        store.claim_run("plan-a", &executable.digest, "run-1").expect("claim");
+        store
+            .acquire_run("run-1", "me", Duration::from_secs(600))
+            .expect("acquire");
+        for at in 0..20 {
+            let events = [RunEvent::FrontierSnapshot { joins: vec![], at }];
+            store
+                .append_run_events(
+                    "me",
+                    &[RunBatch {
+                        run_id: "run-1",
+                        events: &events,
+                    }],
+                )
+                .expect("append");
+        }
+        let connection = store.lock();
+        let find = connection.prepare_cached(APPEND_FIND_RUN).expect("cached");
+        assert_eq!(find.get_status(StatementStatus::RePrepare), 0);
+        drop(find);
+        drop(connection);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
