@@ -475,6 +475,63 @@ impl<'r> Cx<'r> {
         }
     }
 
+    /// Runs an arrow of plain parameters ([`Cx::plain_lambda`]) over each item as an array
+    /// method calls it, `(item, index, array)`, in one frame rebound per item, each invocation
+    /// still charged the arrow's node count; hands `visit` each item's index and answer, and
+    /// stops when it answers false. Items of a shared array bind by reference.
+    pub(crate) fn each_with(
+        &mut self,
+        lambda: &'r Lambda,
+        this: &Array,
+        this_value: &Value,
+        mut visit: impl FnMut(usize, Value) -> bool,
+    ) -> Result<()> {
+        let shared = self
+            .shared
+            .filter(|shared| std::ptr::eq(shared.as_slice(), this.as_slice()));
+        let slot_of = |position: usize| match lambda.params.get(position) {
+            Some(Pattern::Slot(slot)) => Some(*slot),
+            _ => None,
+        };
+        let (item_slot, index_slot, array_slot) = (slot_of(0), slot_of(1), slot_of(2));
+        let base = self.enter(lambda)?;
+        let mut result = Ok(());
+        for (index, item) in this.iter().enumerate() {
+            if index > 0
+                && let Err(error) = self.steps(u64::from(lambda.node_count))
+            {
+                result = Err(error);
+                break;
+            }
+            if let Some(slot) = item_slot {
+                let bound = match shared.and_then(|shared| shared.get(index)) {
+                    Some(element) => Slot::Borrowed(element),
+                    None => Slot::Owned(item.clone()),
+                };
+                self.set_slot(slot, bound);
+            }
+            if let Some(slot) = index_slot {
+                self.bind_slot(slot, Value::Number(index as f64));
+            }
+            if let Some(slot) = array_slot {
+                self.bind_slot(slot, this_value.clone());
+            }
+            match self.eval(&lambda.body) {
+                Ok(answer) => {
+                    if !visit(index, answer) {
+                        break;
+                    }
+                }
+                Err(error) => {
+                    result = Err(error);
+                    break;
+                }
+            }
+        }
+        self.leave(base);
+        result
+    }
+
     /// `reduce` from item `from` on with an arrow of plain parameters ([`Cx::plain_lambda`]):
     /// one frame for the whole walk, rebound per item, each invocation still charged the arrow's
     /// node count. Items of a shared array bind by reference.

@@ -45,21 +45,15 @@ pub(crate) fn call<'r>(
         )),
         M::Some => {
             let callback = args.callback(0)?;
-            for (index, item) in this.iter().enumerate() {
-                if cx.call_item(callback, item, index, this_value)?.is_truthy() {
-                    return Ok(Value::Bool(true));
-                }
-            }
-            Ok(Value::Bool(false))
+            Ok(Value::Bool(
+                first_where(cx, this, this_value, callback, true)?.is_some(),
+            ))
         }
         M::Every => {
             let callback = args.callback(0)?;
-            for (index, item) in this.iter().enumerate() {
-                if !cx.call_item(callback, item, index, this_value)?.is_truthy() {
-                    return Ok(Value::Bool(false));
-                }
-            }
-            Ok(Value::Bool(true))
+            Ok(Value::Bool(
+                first_where(cx, this, this_value, callback, false)?.is_none(),
+            ))
         }
         M::Slice => slice(cx, this, args),
         M::Concat => concat(cx, this, args),
@@ -145,8 +139,15 @@ fn map<'r>(cx: &mut Cx<'r>, this: &Array, this_value: &Value, args: &Args<'_, 'r
     let callback = args.callback(0)?;
     cx.array(this.len())?;
     let mut out = Vec::with_capacity(this.len());
-    for (index, item) in this.iter().enumerate() {
-        out.push(cx.call_item(callback, item, index, this_value)?);
+    if let Some(lambda) = cx.plain_lambda(callback, 1) {
+        cx.each_with(lambda, this, this_value, |_, answer| {
+            out.push(answer);
+            true
+        })?;
+    } else {
+        for (index, item) in this.iter().enumerate() {
+            out.push(cx.call_item(callback, item, index, this_value)?);
+        }
     }
     Ok(Value::Array(Array::from(out)))
 }
@@ -155,9 +156,20 @@ fn map<'r>(cx: &mut Cx<'r>, this: &Array, this_value: &Value, args: &Args<'_, 'r
 fn filter<'r>(cx: &mut Cx<'r>, this: &Array, this_value: &Value, args: &Args<'_, 'r>) -> Result<Value> {
     let callback = args.callback(0)?;
     let mut out = Vec::new();
-    for (index, item) in this.iter().enumerate() {
-        if cx.call_item(callback, item, index, this_value)?.is_truthy() {
-            out.push(item.clone());
+    if let Some(lambda) = cx.plain_lambda(callback, 1) {
+        cx.each_with(lambda, this, this_value, |index, answer| {
+            if answer.is_truthy()
+                && let Some(item) = this.get(index)
+            {
+                out.push(item.clone());
+            }
+            true
+        })?;
+    } else {
+        for (index, item) in this.iter().enumerate() {
+            if cx.call_item(callback, item, index, this_value)?.is_truthy() {
+                out.push(item.clone());
+            }
         }
     }
     // Only known now; it is never longer than the receiver, which exists already.
@@ -205,12 +217,40 @@ fn find<'r>(
     from_end: bool,
 ) -> Result<Option<(usize, Value)>> {
     let callback = args.callback(0)?;
-    let len = this.len();
-    for k in 0..len {
-        let index = if from_end { len - 1 - k } else { k };
+    if !from_end {
+        let found = first_where(cx, this, this_value, callback, true)?;
+        return Ok(found.and_then(|index| Some((index, this.get(index)?.clone()))));
+    }
+    for index in (0..this.len()).rev() {
         let Some(item) = this.get(index) else { continue };
         if cx.call_item(callback, item, index, this_value)?.is_truthy() {
             return Ok(Some((index, item.clone())));
+        }
+    }
+    Ok(None)
+}
+
+/// The index of the first item whose answer from the callback is as truthy as `truthy`.
+fn first_where<'r>(
+    cx: &mut Cx<'r>,
+    this: &Array,
+    this_value: &Value,
+    callback: Callback<'r>,
+    truthy: bool,
+) -> Result<Option<usize>> {
+    if let Some(lambda) = cx.plain_lambda(callback, 1) {
+        let mut found = None;
+        cx.each_with(lambda, this, this_value, |index, answer| {
+            if answer.is_truthy() == truthy {
+                found = Some(index);
+            }
+            found.is_none()
+        })?;
+        return Ok(found);
+    }
+    for (index, item) in this.iter().enumerate() {
+        if cx.call_item(callback, item, index, this_value)?.is_truthy() == truthy {
+            return Ok(Some(index));
         }
     }
     Ok(None)
