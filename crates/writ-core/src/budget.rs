@@ -291,6 +291,17 @@ impl Meter {
         }
     }
 
+    /// Puts the meter back as [`Meter::starting_at_first_check`] makes it under `limits`, for
+    /// another evaluation: nothing spent, no bound crossed, the time limit counting from the
+    /// first clock check. The clock and the interrupt flag stay, so a host that runs many small
+    /// evaluations does not hand them over (a shared count's update each) every time.
+    pub fn restart_at_first_check(&mut self, limits: &Limits) {
+        let clock = self.clock.take();
+        let interrupt = self.interrupt.take();
+        *self = Meter::build(limits, clock);
+        self.interrupt = interrupt;
+    }
+
     /// Makes the meter fail at its next check once `interrupt` is raised.
     pub fn with_interrupt(mut self, interrupt: Interrupt) -> Meter {
         self.interrupt = Some(interrupt);
@@ -650,6 +661,37 @@ mod tests {
             );
             assert!(meter.step().is_err() && meter.steps(5).is_err() && meter.enter().is_err());
         }
+    }
+
+    #[test]
+    fn a_restarted_meter_is_a_fresh_one_on_the_same_clock_and_flag() {
+        let clock = Arc::new(ManualClock(Mutex::new(Instant::now())));
+        let interrupt = Interrupt::new();
+        let two_steps = Limits {
+            steps: Some(2),
+            time: Some(Duration::from_millis(50)),
+            check_interval: 1,
+            ..limits()
+        };
+        let mut meter =
+            Meter::starting_at_first_check(&two_steps, Some(clock.clone())).with_interrupt(interrupt.clone());
+        assert!(meter.step().is_ok() && meter.step().is_ok() && meter.step().is_err());
+        meter.restart_at_first_check(&two_steps);
+        assert_eq!(meter.steps_used(), 0);
+        assert!(meter.exceeded().is_none());
+        assert!(meter.step().is_ok(), "the step limit counts again");
+        // The time limit counts from the first check after the restart, on the same clock.
+        clock.advance(Duration::from_millis(100));
+        meter.restart_at_first_check(&two_steps);
+        assert!(meter.check_clock().is_ok());
+        clock.advance(Duration::from_millis(60));
+        assert_eq!(meter.check_clock().map_err(|error| error.bound), Err(Bound::Time));
+        meter.restart_at_first_check(&two_steps);
+        interrupt.raise();
+        assert_eq!(
+            meter.check_clock().map_err(|error| error.bound),
+            Err(Bound::Interrupted)
+        );
     }
 
     /// The test limits with a 50 ms time limit.
