@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use writ_core::{Category, Clock, Diagnostic, Engine, Host, Limits, Meter, Object, Program, Source, Value};
+use writ_core::{Category, Diagnostic, Engine, Host, Limits, Meter, Object, Program, Source, Value};
 use writ_jsonata::Jsonata;
 
 use crate::{Code, Error};
@@ -66,8 +66,8 @@ impl Expr {
         &self.site
     }
 
-    /// Evaluates over `input` with `bindings` (names without `$`), under a fresh meter on
-    /// `limits` whose clock is the host's.
+    /// Evaluates over `input` with `bindings` (names without `$`), under `meter` restarted on
+    /// `limits`: each evaluation has its own budget, on the run's clock.
     ///
     /// # Errors
     ///
@@ -78,12 +78,12 @@ impl Expr {
         input: &Value,
         bindings: &Object,
         limits: &Limits,
-        host: &Arc<dyn Host>,
+        meter: &mut Meter,
+        host: &dyn Host,
     ) -> Result<Value, Error> {
-        let clock: Arc<dyn Clock> = host.clone();
-        let mut meter = Meter::starting_at_first_check(limits, Some(clock));
+        meter.restart_at_first_check(limits);
         self.program
-            .evaluate(input, bindings, &mut meter, host.as_ref())
+            .evaluate(input, bindings, meter, host)
             .map_err(|diagnostic| {
                 let code = match diagnostic.category() {
                     Category::Budget => Code::ExpressionLimitExceeded,
@@ -104,9 +104,10 @@ impl Expr {
         input: &Value,
         bindings: &Object,
         limits: &Limits,
-        host: &Arc<dyn Host>,
+        meter: &mut Meter,
+        host: &dyn Host,
     ) -> Result<bool, Error> {
-        match self.evaluate(input, bindings, limits, host)? {
+        match self.evaluate(input, bindings, limits, meter, host)? {
             Value::Bool(passed) => Ok(passed),
             Value::Undefined => Ok(false),
             other => Err(Error::new(

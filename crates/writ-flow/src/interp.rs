@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use writ_core::{Limits, Object, Str, Value};
+use writ_core::{Limits, Meter, Object, Str, Value};
 
 use crate::document::{Arg, Kind, Node, Predicate, RouteTest};
 use crate::expr::Expr;
@@ -20,11 +20,13 @@ pub(crate) fn run<'a>(
     options: &'a RunOptions,
     journal: Option<&'a mut (dyn Journal + 'a)>,
 ) -> Result<Output, Error> {
+    let limits = meter_limits(&options.limits.expression);
     let mut runner = Runner {
         options,
         journal,
         workflows,
-        limits: meter_limits(&options.limits.expression),
+        meter: Meter::starting_at_first_check(&limits, Some(options.host.clone())),
+        limits,
         depth: 0,
         cost: 0.0,
         events_used: vec![false; options.events.len()],
@@ -88,6 +90,9 @@ struct Runner<'a> {
     options: &'a RunOptions,
     journal: Option<&'a mut (dyn Journal + 'a)>,
     workflows: &'a Workflows,
+    /// The meter of the evaluation running now: one per run, restarted for each evaluation
+    /// rather than made again, which would hand it the host's clock again each time.
+    meter: Meter,
     limits: Limits,
     depth: u32,
     /// What the run has spent: each call and model call adds what the effects report.
@@ -117,17 +122,19 @@ impl Runner<'_> {
         Some(bindings)
     }
 
-    fn evaluate(&self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<Value, Error> {
+    fn evaluate(&mut self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<Value, Error> {
         let bindings = self.bindings(expr, frame, item);
         // Most expressions bind nothing: they borrow one empty object, made once a run.
         let bindings = bindings.as_ref().unwrap_or(&self.no_bindings);
-        expr.evaluate(input, bindings, &self.limits, &self.options.host)
+        let host = self.options.host.as_ref();
+        expr.evaluate(input, bindings, &self.limits, &mut self.meter, host)
     }
 
-    fn test(&self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<bool, Error> {
+    fn test(&mut self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<bool, Error> {
         let bindings = self.bindings(expr, frame, item);
         let bindings = bindings.as_ref().unwrap_or(&self.no_bindings);
-        expr.test(input, bindings, &self.limits, &self.options.host)
+        let host = self.options.host.as_ref();
+        expr.test(input, bindings, &self.limits, &mut self.meter, host)
     }
 
     fn exec(&mut self, node: &Node, input: Output, frame: &mut Frame, item: Option<&Str>) -> Result<Output, Error> {
@@ -358,7 +365,7 @@ impl Runner<'_> {
     }
 
     fn holds(
-        &self,
+        &mut self,
         predicate: &Predicate,
         output: &Output,
         started: Instant,
@@ -467,7 +474,7 @@ impl Runner<'_> {
     /// A call's connection or arguments, with each `{"$expr": …}` evaluated over `input`;
     /// an expression with no value leaves its key out (in an array: null), as JSON.stringify
     /// writes `undefined`.
-    fn resolve(&self, arg: &Arg, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<Value, Error> {
+    fn resolve(&mut self, arg: &Arg, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<Value, Error> {
         Ok(match arg {
             Arg::Literal(value) => value.clone(),
             Arg::Expr(expr) => self.evaluate(expr, input, frame, item)?,
