@@ -19,6 +19,11 @@
 //! the store and replaying `$now()`, `$millis()` and `$random()`, so it continues where the run
 //! stopped; a call in flight at the kill runs again with the same idempotency key. A run that
 //! completed answers its stored output.
+//!
+//! One process drives a stored run at a time: it holds the run's lease, renewed every
+//! [`LEASE`]/3 while it runs. A resume while another live process holds it is refused
+//! (`run_in_use`); a resume on the same host after that process died takes the run over at
+//! once (writ-run's `owner_is_dead`), and one on another host after the lease ran out.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -30,7 +35,7 @@ use std::collections::BTreeMap;
 
 use writ_core::{HostRead, RecordingHost, ReplayingHost, SystemHost, Value, parse_json};
 use writ_flow::{Connections, Emitted, Error, Journal, Output, RunLimits, RunOptions, Workflow, Workflows};
-use writ_store::flow::{FlowStatus, FlowStep, FlowStore};
+use writ_store::flow::{FlowStatus, FlowStep, FlowStore, Holder};
 
 use crate::manifest::read_manifest;
 use crate::{CommandError, ExitStatus, UsageError};
@@ -486,9 +491,11 @@ fn run_flow(flags: &RunFlags) -> Result<ExitStatus, CommandError> {
                 }
             };
             let mut store = FlowStore::open(&path).map_err(|error| UsageError(error.to_string()))?;
+            let holder = this_process();
             store
-                .create(&run_id, &spec.to_json())
+                .create(&run_id, &spec.to_json(), holder.clone())
                 .map_err(|error| UsageError(error.to_string()))?;
+            let _keeper = LeaseKeeper::start(&path, &run_id, holder);
             let host = Arc::new(RecordingHost::new(SystemHost::default()));
             let options = options(limits, &spec, effects, host.clone(), run_id.clone());
             let mut journal = StoreJournal::new(store, run_id, Vec::new(), RunHost::Recording(host))?;
@@ -503,7 +510,7 @@ fn run_flow(flags: &RunFlags) -> Result<ExitStatus, CommandError> {
 }
 
 fn resume_flow(flags: &ResumeFlags) -> Result<ExitStatus, CommandError> {
-    let store = FlowStore::open(&flags.store).map_err(|error| UsageError(error.to_string()))?;
+    let mut store = FlowStore::open(&flags.store).map_err(|error| UsageError(error.to_string()))?;
     let run = store
         .run(&flags.run_id)
         .map_err(|error| UsageError(error.to_string()))?
@@ -523,6 +530,9 @@ fn resume_flow(flags: &ResumeFlags) -> Result<ExitStatus, CommandError> {
             return answer(Ok(Output::text_output(output)), flags.json);
         }
     }
+    let holder = this_process();
+    take_lease(&mut store, &flags.run_id, &holder)?;
+    let _keeper = LeaseKeeper::start(&flags.store, &flags.run_id, holder);
     let tokio = tokio_runtime()?;
     let mut spec = Spec::from_json(&flags.run_id, &run.spec)?;
     if let Some(events) = read_events(flags.events.as_deref())? {
@@ -552,6 +562,77 @@ fn resume_flow(flags: &ResumeFlags) -> Result<ExitStatus, CommandError> {
     let status = answer(result, flags.json);
     tokio.shutdown_background();
     status
+}
+
+/// How long a stored run's lease lasts unless renewed: how long a process that died on another
+/// host holds its run before a resume may take it.
+const LEASE: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// This process as the holder of a run's lease.
+fn this_process() -> Holder {
+    Holder {
+        owner: writ_run::process_owner(),
+        lease: LEASE,
+    }
+}
+
+/// Takes a stored run's lease: a free or expired one, or a live one whose owner is a process
+/// on this host that died.
+fn take_lease(store: &mut FlowStore, run_id: &str, holder: &Holder) -> Result<(), UsageError> {
+    match store.acquire(run_id, holder.clone()) {
+        Err(error) if error.code() == "run_in_use" => {
+            let owner = store
+                .lease_owner(run_id)
+                .map_err(|error| UsageError(error.to_string()))?;
+            match owner {
+                Some(owner) if writ_run::owner_is_dead(&owner) => store
+                    .take_over(run_id, holder.clone(), &owner)
+                    .map_err(|error| UsageError(format!("{}: {error}", error.code()))),
+                // Ran out or was given up in between: take it as any free lease.
+                None => store
+                    .acquire(run_id, holder.clone())
+                    .map_err(|error| UsageError(format!("{}: {error}", error.code()))),
+                Some(_) => Err(UsageError(format!("{}: {error}", error.code()))),
+            }
+        }
+        other => other.map_err(|error| UsageError(format!("{}: {error}", error.code()))),
+    }
+}
+
+/// Renews a run's lease every third of [`LEASE`] from a thread and a connection of its own,
+/// so that a call longer than the lease does not let another process take the run; stops
+/// when dropped, or when the lease was lost (the run's next write then fails).
+struct LeaseKeeper {
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl LeaseKeeper {
+    fn start(path: &Path, run_id: &str, holder: Holder) -> LeaseKeeper {
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let (path, run_id) = (path.to_path_buf(), run_id.to_owned());
+        let thread = std::thread::spawn(move || {
+            let Ok(mut store) = FlowStore::open(&path) else { return };
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(holder.lease / 3) {
+                if store.renew(&run_id, &holder).is_err() {
+                    return;
+                }
+            }
+        });
+        LeaseKeeper {
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for LeaseKeeper {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// Where a stored run's host reads come from: recorded as they are made, or replayed and then

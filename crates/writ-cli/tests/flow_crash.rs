@@ -200,3 +200,58 @@ fn workflow_runs_killed_at_random_points_resume_without_repeating_completed_call
         "only {killed_mid_run} of {trials} kills landed mid-run"
     );
 }
+
+/// A second process cannot drive a run that a live one drives: its resume is refused with
+/// `run_in_use`, and the call in flight is made once.
+#[test]
+fn a_run_driven_by_a_live_process_is_not_resumed_beside_it() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("flow-lease");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).unwrap();
+    let slow = "import json, sys, time\nopen('invocations.jsonl', 'a').write('{}\\n')\ntime.sleep(3)\nprint(json.dumps({'done': True}))\n";
+    std::fs::write(root.join("tool.py"), slow).unwrap();
+    std::fs::write(root.join("tools.json"), manifest().to_string()).unwrap();
+    let flow = json!({"version": 1, "root": {"kind": "call", "id": "send", "connection": "tools", "op": "record",
+                                             "args": {"i": 1}}});
+    std::fs::write(root.join("flow.json"), flow.to_string()).unwrap();
+    let first = Command::new(env!("CARGO_BIN_EXE_writ"))
+        .args(run_args())
+        .current_dir(&root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("writ starts");
+    // The call is in flight once the tool has logged it.
+    let waited = std::time::Instant::now();
+    while lines(&root.join("invocations.jsonl")).is_empty() {
+        assert!(waited.elapsed() < Duration::from_secs(30), "the tool never ran");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = writ(
+        &root,
+        &["flow", "resume", "r1", "--tools", "tools.json", "--store", "runs.db"],
+    );
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{said}");
+    assert!(said.contains("run_in_use"), "{said}");
+    let first = first.wait_with_output().expect("writ ends");
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let answer: Json = serde_json::from_slice(&first.stdout).expect("a JSON answer");
+    assert_eq!(answer["ok"], true, "{answer}");
+    assert_eq!(lines(&root.join("invocations.jsonl")).len(), 1);
+    // Once the first process has finished, the run is free: a resume answers its output.
+    let again = writ(&root, &["flow", "resume", "r1", "--store", "runs.db", "--json"]);
+    assert_eq!(
+        again.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(serde_json::from_slice::<Json>(&again.stdout).unwrap(), answer);
+}
