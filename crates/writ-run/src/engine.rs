@@ -29,8 +29,7 @@ use crate::compiled::{CompiledPlan, Decision, fires_on_success};
 use crate::error::RunError;
 use crate::projection::RunView;
 use crate::resolve::{check_fields, render_prompt, resolve_args, result_items};
-use crate::state::RunState;
-use crate::table::Table;
+use crate::state::{FrameId, FrameRecord, RunState};
 
 /// How a runtime drives runs.
 #[derive(Clone, Debug)]
@@ -388,8 +387,8 @@ struct Done {
     attempts: Option<u64>,
 }
 
-/// Frames' work in flight: each its key and how it ended (`Err` when it panicked).
-type Running = FuturesUnordered<BoxFuture<'static, (Arc<str>, std::thread::Result<Result<Done, NodeError>>)>>;
+/// Frames' work in flight: each its frame and how it ended (`Err` when it panicked).
+type Running = FuturesUnordered<BoxFuture<'static, (FrameId, std::thread::Result<Result<Done, NodeError>>)>>;
 
 struct Driver<'r> {
     runtime: &'r Runtime,
@@ -440,20 +439,14 @@ impl<'r> Driver<'r> {
 
     /// Decides, at resume, every frame that was started and never settled.
     fn decide_unsettled(&mut self) {
-        let unsettled: Vec<(Arc<str>, String, String)> = self
+        let unsettled: Vec<(FrameId, String, String)> = self
             .state
             .unsettled()
-            .map(|record| {
-                (
-                    record.frame.key().into(),
-                    record.frame.node_id.clone(),
-                    record.frame.kind.clone(),
-                )
-            })
+            .map(|(id, record)| (id, record.frame.node_id.clone(), record.frame.kind.clone()))
             .collect();
-        for (key, node_id, kind) in unsettled {
+        for (id, node_id, kind) in unsettled {
             if kind != "call" {
-                self.state.requeue(key);
+                self.state.requeue(id);
                 continue;
             }
             let Definition::Call(call) = &self.plan.nodes[&node_id].definition else {
@@ -461,7 +454,7 @@ impl<'r> Driver<'r> {
             };
             let replay_safe = call.replay_safe == Some(true);
             match call.on_indeterminate {
-                Some(OnIndeterminate::Retry) if replay_safe => self.state.requeue(key),
+                Some(OnIndeterminate::Retry) if replay_safe => self.state.requeue(id),
                 Some(OnIndeterminate::Skip) => {
                     let error = NodeError {
                         code: "indeterminate_skip".into(),
@@ -470,7 +463,7 @@ impl<'r> Driver<'r> {
                              was not called again"
                         ),
                     };
-                    self.settle_failure(&key, error, true);
+                    self.settle_failure(id, error, true);
                 }
                 policy => {
                     let detail = match policy {
@@ -497,7 +490,7 @@ impl<'r> Driver<'r> {
         // call is I/O, a predicate runs on a blocking thread, and a spawn per frame cost a
         // cross-thread wake-up per step.
         let mut running = Running::new();
-        let mut ready: Vec<(Arc<str>, Work)> = Vec::new();
+        let mut ready: Vec<(FrameId, Work)> = Vec::new();
         let renew_every = (self.runtime.options.lease / 3).max(Duration::from_millis(10));
         let mut renew = tokio::time::interval_at(tokio::time::Instant::now() + renew_every, renew_every);
         loop {
@@ -505,21 +498,22 @@ impl<'r> Driver<'r> {
                 return self.aborted(running);
             }
             while self.stop.is_none() && running.len() + ready.len() < max_running {
-                let Some(key) = self.state.next_due() else { break };
-                if self.state.steps >= self.plan.bounds.max_steps && !self.state.frames[&key].entered {
-                    self.state.requeue(key);
+                let Some(id) = self.state.next_due() else { break };
+                let record = self.state.frame(id);
+                if self.state.steps >= self.plan.bounds.max_steps && !record.entered {
+                    self.state.requeue(id);
                     self.stop = Some(Stop::Budget);
                     break;
                 }
-                if self.state.frames[&key].frame.kind == "join" {
-                    self.arrive(&key);
+                if record.frame.kind == "join" {
+                    self.arrive(id);
                 } else {
-                    let work = self.enter(&key);
-                    ready.push((key, work));
+                    let work = self.enter(id);
+                    ready.push((id, work));
                 }
             }
             self.flush()?;
-            for (key, work) in ready.drain(..) {
+            for (id, work) in ready.drain(..) {
                 let task = perform(
                     work,
                     self.runtime.tools.clone(),
@@ -540,7 +534,7 @@ impl<'r> Driver<'r> {
                                 })
                             })
                         });
-                        (key, result)
+                        (id, result)
                     }
                     .boxed(),
                 );
@@ -561,10 +555,10 @@ impl<'r> Driver<'r> {
                         return Err(error.into());
                     }
                 }
-                Some((key, ended)) = running.next() => {
-                    self.settle_ended(&key, ended);
-                    while let Some(Some((key, ended))) = running.next().now_or_never() {
-                        self.settle_ended(&key, ended);
+                Some((id, ended)) = running.next() => {
+                    self.settle_ended(id, ended);
+                    while let Some(Some((id, ended))) = running.next().now_or_never() {
+                        self.settle_ended(id, ended);
                     }
                 }
             }
@@ -578,10 +572,10 @@ impl<'r> Driver<'r> {
         Ok(())
     }
 
-    fn settle_ended(&mut self, key: &Arc<str>, ended: std::thread::Result<Result<Done, NodeError>>) {
+    fn settle_ended(&mut self, id: FrameId, ended: std::thread::Result<Result<Done, NodeError>>) {
         match ended {
-            Ok(Ok(done)) => self.settle_success(key, done),
-            Ok(Err(error)) => self.settle_failure(key, error, false),
+            Ok(Ok(done)) => self.settle_success(id, done),
+            Ok(Err(error)) => self.settle_failure(id, error, false),
             // A tool (an embedding host's closure, say) panicked: the frame failed, and the
             // run goes on by its error edges like any other failure.
             Err(panic) => {
@@ -594,14 +588,14 @@ impl<'r> Driver<'r> {
                     code: "node_panicked".into(),
                     message: format!("the node's work panicked ({detail}); the tool or host has a bug"),
                 };
-                self.settle_failure(key, error, false);
+                self.settle_failure(id, error, false);
             }
         }
     }
 
-    /// Starts frame `key`: records it entered and returns its work.
-    fn enter(&mut self, key: &Arc<str>) -> Work {
-        let record = &self.state.frames[key];
+    /// Starts frame `id`: records it entered and returns its work.
+    fn enter(&mut self, id: FrameId) -> Work {
+        let record = self.state.frame(id);
         let node = &self.plan.nodes[&record.frame.node_id];
         let mut idempotency = None;
         let work = match &node.definition {
@@ -611,7 +605,7 @@ impl<'r> Driver<'r> {
                     let idempotency_key = record
                         .idempotency_key
                         .clone()
-                        .unwrap_or_else(|| idempotency_key(&self.run_id, key, &args));
+                        .unwrap_or_else(|| idempotency_key(&self.run_id, &record.key, &args));
                     idempotency = Some(idempotency_key.clone());
                     Work::Call {
                         tool: call.tool.clone(),
@@ -640,14 +634,14 @@ impl<'r> Driver<'r> {
                     .expect("branch and select nodes compile a predicate");
                 Work::Predicate {
                     node: predicate,
-                    context: Box::new(predicate_context(&record.frame, &record.input)),
+                    context: Box::new(predicate_context(record)),
                 }
             }
             Definition::Join => unreachable!("joins arrive, they are not entered as work"),
         };
         let event = RunEvent::NodeEntered {
             frame: record.frame.clone(),
-            parents: record.parents.clone(),
+            parents: record.parents.iter().map(ToString::to_string).collect(),
             idempotency_key: idempotency,
             at: now_ms(),
         };
@@ -656,10 +650,11 @@ impl<'r> Driver<'r> {
     }
 
     /// A join arrival: parks at its barrier, or closes it and settles the merged frame.
-    fn arrive(&mut self, key: &Arc<str>) {
-        let record = &self.state.frames[key];
+    fn arrive(&mut self, id: FrameId) {
+        let record = self.state.frame(id);
+        let key = record.key.clone();
         let arrival_frame = record.frame.clone();
-        let parents = record.parents.clone();
+        let parents = record.parents.iter().map(ToString::to_string).collect();
         let node = &self.plan.nodes[&arrival_frame.node_id];
         let fork = node.fork.clone().unwrap_or_else(|| self.plan.entry.clone());
         let prefix = self.plan.prefix_to_fork(&arrival_frame.branch_id.segments, &fork);
@@ -684,7 +679,7 @@ impl<'r> Driver<'r> {
                 joins.len() - 1
             }
         };
-        if !joins[at].arrivals.iter().any(|arrival| arrival.as_str() == &**key) {
+        if !joins[at].arrivals.iter().any(|arrival| **arrival == *key) {
             joins[at].arrivals.push(key.to_string());
         }
         let incoming = node.incoming.clone();
@@ -702,7 +697,7 @@ impl<'r> Driver<'r> {
         let mut arrivals: Vec<FrameRef> = barrier
             .arrivals
             .iter()
-            .map(|arrival| self.state.frames[arrival.as_str()].frame.clone())
+            .filter_map(|arrival| Some(self.state.record(arrival)?.frame.clone()))
             .collect();
         arrivals.sort_by_cached_key(|frame| (frame.via_edge_id.clone().unwrap_or_default(), frame.branch_id.key()));
         let mut segments = prefix;
@@ -749,8 +744,12 @@ impl<'r> Driver<'r> {
             idempotency_key: None,
             at: at_ms,
         });
+        let Some(merged_id) = self.state.id(&merged_key) else {
+            debug_assert!(false, "the merged frame was named by the event just emitted");
+            return;
+        };
         self.settle_success(
-            &merged_key,
+            merged_id,
             Done {
                 items: output,
                 decision: Decision::Plain,
@@ -761,17 +760,16 @@ impl<'r> Driver<'r> {
         self.emit(RunEvent::FrontierSnapshot { joins, at: now_ms() });
     }
 
-    fn settle_success(&mut self, key: &Arc<str>, done: Done) {
+    fn settle_success(&mut self, id: FrameId, done: Done) {
         self.emit(RunEvent::NodeSettled {
-            frame: key.to_string(),
+            frame: self.state.frame(id).key.to_string(),
             outcome: NodeOutcome::Ok { output: done.items },
             verdict: done.verdict,
             host_reads: Vec::new(),
             attempts: done.attempts,
             at: now_ms(),
         });
-        let node_id = self.state.frames[key].frame.node_id.clone();
-        let outgoing = &self.plan.nodes[&node_id].outgoing;
+        let outgoing = &self.plan.nodes[&self.state.frame(id).frame.node_id].outgoing;
         let mut fired: Vec<(String, Handle, String)> = outgoing
             .iter()
             .filter(|edge| fires_on_success(&edge.handle, &done.decision))
@@ -784,13 +782,13 @@ impl<'r> Driver<'r> {
                 .map(|edge| (edge.id.clone(), edge.handle.clone(), edge.to.clone()))
                 .collect();
         }
-        self.take_edges(key, fired);
+        self.take_edges(id, fired);
     }
 
     /// Settles a frame failed (or skipped), following its `error` edges; with none, the run
     /// stops launching and settles failed.
-    fn settle_failure(&mut self, key: &Arc<str>, error: NodeError, skipped: bool) {
-        let node_id = self.state.frames[key].frame.node_id.clone();
+    fn settle_failure(&mut self, id: FrameId, error: NodeError, skipped: bool) {
+        let node_id = self.state.frame(id).frame.node_id.clone();
         let fired: Vec<(String, Handle, String)> = self.plan.nodes[&node_id]
             .outgoing
             .iter()
@@ -809,7 +807,7 @@ impl<'r> Driver<'r> {
             }
         };
         self.emit(RunEvent::NodeSettled {
-            frame: key.to_string(),
+            frame: self.state.frame(id).key.to_string(),
             outcome,
             verdict: None,
             host_reads: Vec::new(),
@@ -822,14 +820,15 @@ impl<'r> Driver<'r> {
                 detail: format!("{}: {}", error.code, error.message),
             });
         }
-        self.take_edges(key, fired);
+        self.take_edges(id, fired);
     }
 
-    fn take_edges(&mut self, key: &Arc<str>, fired: Vec<(String, Handle, String)>) {
+    fn take_edges(&mut self, id: FrameId, fired: Vec<(String, Handle, String)>) {
         if fired.is_empty() {
             return;
         }
-        let branch = self.state.frames[key].frame.branch_id.clone();
+        let record = self.state.frame(id);
+        let (key, branch) = (record.key.clone(), record.frame.branch_id.clone());
         let at = now_ms();
         for (edge_id, handle, to) in fired {
             let mut segments = Vec::with_capacity(branch.segments.len() + 1);
@@ -914,9 +913,10 @@ impl<'r> Driver<'r> {
 }
 
 /// The data a predicate reads: the frame's outputs, ordered by key.
-fn predicate_context(frame: &FrameRef, table: &Table) -> PredicateContext {
+fn predicate_context(record: &FrameRecord) -> PredicateContext {
+    let frame = &record.frame;
     let mut outputs = OutputTable::new();
-    for (key, output) in table.sorted() {
+    for (key, output) in record.input.sorted() {
         let branch_key = key.get(output.node_id.len() + 1..).unwrap_or("");
         outputs.insert(
             &output.node_id,
@@ -928,7 +928,7 @@ fn predicate_context(frame: &FrameRef, table: &Table) -> PredicateContext {
         outputs,
         frame: writ_cells::FrameRef {
             node_id: frame.node_id.as_str().into(),
-            branch_key: frame.branch_id.key().as_str().into(),
+            branch_key: record.key[frame.node_id.len() + 1..].into(),
             via_edge: frame.via_edge_id.as_deref().map(Into::into),
         },
     }

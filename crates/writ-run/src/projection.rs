@@ -107,13 +107,13 @@ impl RunView {
     }
 
     pub(crate) fn from_state(state: &RunState) -> RunView {
-        let mut frames = Vec::with_capacity(state.order.len());
+        let mut frames = Vec::with_capacity(state.frames().len());
         let mut outputs = Vec::new();
         let mut nodes: BTreeMap<String, FrameStatus> = BTreeMap::new();
         let mut indeterminate = Vec::new();
         let mut settled_order: Vec<(usize, String, Vec<Json>)> = Vec::new();
-        for (position, key) in state.order.iter().enumerate() {
-            let record = &state.frames[key];
+        for (position, record) in state.frames().iter().enumerate() {
+            let key = &record.key;
             let (status, error) = match &record.outcome {
                 Some(NodeOutcome::Ok { output }) => {
                     settled_order.push((position, key.to_string(), output.clone()));
@@ -153,7 +153,7 @@ impl RunView {
             frames,
             nodes,
             outputs,
-            frontier: state.due().map(|record| record.frame.key()).collect(),
+            frontier: state.due().map(|record| record.key.to_string()).collect(),
             joins: state.joins.clone(),
             interruption: state.interruption.clone(),
             indeterminate,

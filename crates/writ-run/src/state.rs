@@ -9,21 +9,32 @@ use std::sync::Arc;
 
 use foldhash::fast::RandomState;
 use serde_json::Value as Json;
+use writ_plan::BranchId;
 use writ_store::run::{FrameRef, JoinState, NodeOutcome, RunEvent, RunOutcome};
 
 use crate::table::{Output, Table};
 
+/// A frame's number in its run's frame table: frames are numbered in the order the events first
+/// name them, so a step reaches its frames without building, hashing or copying their keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FrameId(usize);
+
 /// One frame as the events describe it.
 #[derive(Clone, Debug)]
 pub(crate) struct FrameRecord {
+    /// The frame's identity `nodeId:branchKey`, built once when the frame is first named.
+    pub(crate) key: Arc<str>,
     pub(crate) frame: FrameRef,
-    pub(crate) parents: Vec<String>,
+    /// The keys of the frames whose outputs this one reads, as the events name them.
+    pub(crate) parents: Vec<Arc<str>>,
     pub(crate) entered: bool,
     pub(crate) idempotency_key: Option<String>,
     pub(crate) outcome: Option<NodeOutcome>,
     pub(crate) verdict: Option<Json>,
     /// The outputs this frame reads.
     pub(crate) input: Table,
+    /// The outputs its successors read, once it settled: its input plus its own output.
+    output_table: Option<Table>,
 }
 
 /// Why a run stopped short, as its last `run_interrupted` says.
@@ -46,16 +57,20 @@ pub(crate) struct RunState {
     pub(crate) digest: String,
     pub(crate) input: Json,
     pub(crate) started: bool,
-    /// Every frame, by key. Keys are as long as routes, and a step looks several up: foldhash
-    /// reads them several times faster than SipHash.
-    pub(crate) frames: HashMap<Arc<str>, FrameRecord, RandomState>,
-    /// Frame keys in the order the events first named them.
-    pub(crate) order: Vec<Arc<str>>,
-    out_tables: HashMap<Arc<str>, Table, RandomState>,
+    /// Every frame, in the order the events first named them.
+    frames: Vec<FrameRecord>,
+    /// Each frame's number, by key: for the events, which name frames by key. Keys are as long
+    /// as routes: foldhash reads them several times faster than SipHash.
+    ids: HashMap<Arc<str>, FrameId, RandomState>,
+    /// Each frame's number, by the address of its route: an event that names a frame again with
+    /// the route it was first named with (the runtime's own events do) finds it without its
+    /// key. The address is only a hint (the frame is compared too, which the shared route makes
+    /// cheap), and no other route can take it while the frame's record holds its route.
+    by_route: HashMap<usize, FrameId, RandomState>,
     /// Frames made due and not yet entered, oldest first (entered ones are skipped lazily).
-    pending: VecDeque<Arc<str>>,
+    pending: VecDeque<FrameId>,
     /// Entered, unsettled frames a resume runs again, ahead of the due ones.
-    requeued: VecDeque<Arc<str>>,
+    requeued: VecDeque<FrameId>,
     pub(crate) joins: Vec<JoinState>,
     pub(crate) interruption: Option<Interruption>,
     /// How the run settled, when its last event is a `run_settled`.
@@ -105,7 +120,7 @@ impl RunState {
                         branch_id: Arc::default(),
                         via_edge_id: None,
                     };
-                    self.make_due(frame, Vec::new());
+                    self.make_due(&frame, &[]);
                 }
             }
             RunEvent::NodeEntered {
@@ -114,8 +129,8 @@ impl RunState {
                 idempotency_key,
                 ..
             } => {
-                let key = self.known(frame, parents);
-                let record = self.frames.get_mut(&key).expect("known just made sure");
+                let id = self.known(frame, parents);
+                let record = &mut self.frames[id.0];
                 if !record.entered {
                     record.entered = true;
                     self.steps += 1;
@@ -130,13 +145,13 @@ impl RunState {
                 verdict,
                 ..
             } => {
-                let Some((key, record)) = self.frames.get_key_value(frame.as_str()) else {
+                let Some(&id) = self.ids.get(frame.as_str()) else {
                     return;
                 };
-                let key = key.clone();
-                let out = match outcome {
+                let record = &mut self.frames[id.0];
+                let output_table = match outcome {
                     NodeOutcome::Ok { output } => record.input.with(
-                        key.clone(),
+                        record.key.clone(),
                         Arc::new(Output {
                             node_id: record.frame.node_id.as_str().into(),
                             items: output.clone(),
@@ -144,14 +159,11 @@ impl RunState {
                     ),
                     _ => record.input.clone(),
                 };
-                self.out_tables.insert(key.clone(), out);
-                let record = self.frames.get_mut(&key).expect("looked up above");
+                record.output_table = Some(output_table);
                 record.outcome = Some(outcome.clone());
                 record.verdict.clone_from(verdict);
             }
-            RunEvent::EdgeTaken { from, to, .. } => {
-                self.make_due(to.clone(), vec![from.clone()]);
-            }
+            RunEvent::EdgeTaken { from, to, .. } => self.make_due(to, std::slice::from_ref(from)),
             RunEvent::FrontierSnapshot { joins, .. } => self.joins.clone_from(joins),
             RunEvent::RunInterrupted {
                 cause, node_id, detail, ..
@@ -166,47 +178,110 @@ impl RunState {
         }
     }
 
-    /// The frame's key, recording the frame first if the events had not named it.
-    fn known(&mut self, frame: &FrameRef, parents: &[String]) -> Arc<str> {
-        let key: Arc<str> = frame.key().into();
-        if !self.frames.contains_key(&key) {
-            let input = Table::union(parents.iter().filter_map(|parent| self.out_tables.get(parent.as_str())));
-            self.frames.insert(
-                key.clone(),
-                FrameRecord {
-                    frame: frame.clone(),
-                    parents: parents.to_vec(),
-                    entered: false,
-                    idempotency_key: None,
-                    outcome: None,
-                    verdict: None,
-                    input,
-                },
-            );
-            self.order.push(key.clone());
+    /// The frame's number, recording the frame first if the events had not named it.
+    fn known(&mut self, frame: &FrameRef, parents: &[String]) -> FrameId {
+        if let Some(&id) = self.by_route.get(&route_address(frame))
+            && self.frames[id.0].frame == *frame
+        {
+            return id;
         }
-        key
+        let parents: Vec<Arc<str>> = parents
+            .iter()
+            .map(|parent| match self.ids.get_key_value(parent.as_str()) {
+                Some((key, _)) => key.clone(),
+                None => parent.as_str().into(),
+            })
+            .collect();
+        let key = self.key_of(frame, parents.first());
+        if let Some(&id) = self.ids.get(&key) {
+            return id;
+        }
+        let input = Table::union(
+            parents
+                .iter()
+                .filter_map(|parent| self.record(parent)?.output_table.as_ref()),
+        );
+        let id = FrameId(self.frames.len());
+        self.ids.insert(key.clone(), id);
+        self.by_route.insert(route_address(frame), id);
+        self.frames.push(FrameRecord {
+            key,
+            frame: frame.clone(),
+            parents,
+            entered: false,
+            idempotency_key: None,
+            outcome: None,
+            verdict: None,
+            input,
+            output_table: None,
+        });
+        id
     }
 
-    fn make_due(&mut self, frame: FrameRef, parents: Vec<String>) {
-        let key = self.known(&frame, &parents);
-        self.pending.push_back(key);
+    /// The key of `frame`. A frame is usually named first as a parent's successor, its route the
+    /// parent's plus an edge, and the key of a route is its segments' keys one after another: so
+    /// its key is the parent's, with the node id replaced and the new segments' key added,
+    /// copied rather than built from the whole route.
+    fn key_of(&self, frame: &FrameRef, parent: Option<&Arc<str>>) -> Arc<str> {
+        let segments = &frame.branch_id.segments;
+        if let Some(parent) = parent.and_then(|parent| self.record(parent)) {
+            let shared = parent.frame.branch_id.segments.len();
+            if segments.len() >= shared && segments[..shared] == parent.frame.branch_id.segments[..] {
+                let parent_branch_key = &parent.key[parent.frame.node_id.len() + 1..];
+                let added = BranchId {
+                    segments: segments[shared..].to_vec(),
+                }
+                .key();
+                let mut key = String::with_capacity(frame.node_id.len() + 1 + parent_branch_key.len() + added.len());
+                key.push_str(&frame.node_id);
+                key.push(':');
+                key.push_str(parent_branch_key);
+                key.push_str(&added);
+                return key.into();
+            }
+        }
+        frame.key().into()
+    }
+
+    fn make_due(&mut self, frame: &FrameRef, parents: &[String]) {
+        let id = self.known(frame, parents);
+        self.pending.push_back(id);
+    }
+
+    /// The number of the frame under `key`, if the events named it.
+    pub(crate) fn id(&self, key: &str) -> Option<FrameId> {
+        self.ids.get(key).copied()
+    }
+
+    /// The frame under `key`, if the events named it.
+    pub(crate) fn record(&self, key: &str) -> Option<&FrameRecord> {
+        self.ids.get(key).map(|id| &self.frames[id.0])
+    }
+
+    /// The frame numbered `id`.
+    pub(crate) fn frame(&self, id: FrameId) -> &FrameRecord {
+        &self.frames[id.0]
+    }
+
+    /// Every frame, in the order the events first named them.
+    pub(crate) fn frames(&self) -> &[FrameRecord] {
+        &self.frames
     }
 
     /// Puts an entered, unsettled frame back at the front of the queue (a resume running it
     /// again).
-    pub(crate) fn requeue(&mut self, key: Arc<str>) {
-        self.requeued.push_back(key);
+    pub(crate) fn requeue(&mut self, id: FrameId) {
+        self.requeued.push_back(id);
     }
 
     /// The next frame to run: one a resume put back, else the oldest due frame not yet entered.
-    pub(crate) fn next_due(&mut self) -> Option<Arc<str>> {
-        if let Some(key) = self.requeued.pop_front() {
-            return Some(key);
+    pub(crate) fn next_due(&mut self) -> Option<FrameId> {
+        if let Some(id) = self.requeued.pop_front() {
+            return Some(id);
         }
-        while let Some(key) = self.pending.pop_front() {
-            if !self.frames[&key].entered {
-                return Some(key);
+        while let Some(id) = self.pending.pop_front() {
+            if !self.frames[id.0].entered {
+                return Some(id);
             }
         }
         None
@@ -214,7 +289,7 @@ impl RunState {
 
     /// Whether any frame is waiting to run.
     pub(crate) fn has_due(&self) -> bool {
-        !self.requeued.is_empty() || self.pending.iter().any(|key| !self.frames[key].entered)
+        !self.requeued.is_empty() || self.pending.iter().any(|id| !self.frames[id.0].entered)
     }
 
     /// Frames due and not yet entered, oldest first.
@@ -222,16 +297,126 @@ impl RunState {
         self.requeued
             .iter()
             .chain(&self.pending)
-            .map(|key| &self.frames[key])
+            .map(|id| &self.frames[id.0])
             .filter(|record| !record.entered)
     }
 
     /// Frames entered and never settled, in the order first named (join arrivals waiting at
     /// their barrier excluded).
-    pub(crate) fn unsettled(&self) -> impl Iterator<Item = &FrameRecord> + '_ {
-        self.order
+    pub(crate) fn unsettled(&self) -> impl Iterator<Item = (FrameId, &FrameRecord)> + '_ {
+        self.frames
             .iter()
-            .map(|key| &self.frames[key])
-            .filter(|record| record.entered && record.outcome.is_none() && record.frame.kind != "join")
+            .enumerate()
+            .filter(|(_, record)| record.entered && record.outcome.is_none() && record.frame.kind != "join")
+            .map(|(id, record)| (FrameId(id), record))
+    }
+}
+
+/// The address of `frame`'s route, for `RunState::by_route`.
+fn route_address(frame: &FrameRef) -> usize {
+    Arc::as_ptr(&frame.branch_id).addr()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use writ_plan::RouteSegment;
+
+    use super::*;
+
+    fn frame(node_id: &str, segments: Vec<RouteSegment>) -> FrameRef {
+        FrameRef {
+            node_id: node_id.into(),
+            kind: "call".into(),
+            branch_id: Arc::new(BranchId { segments }),
+            via_edge_id: None,
+        }
+    }
+
+    fn edge(id: &str) -> RouteSegment {
+        RouteSegment::Edge(id.into())
+    }
+
+    fn settled(key: &str) -> RunEvent {
+        RunEvent::NodeSettled {
+            frame: key.into(),
+            outcome: NodeOutcome::Ok {
+                output: vec![json!(key)],
+            },
+            verdict: None,
+            host_reads: Vec::new(),
+            attempts: None,
+            at: 0,
+        }
+    }
+
+    /// A key copied from the parent's is the key built from the whole route, whichever way the
+    /// frame was named: after its parent, with a route that does not extend its parent's, or
+    /// with no parent the fold knows.
+    #[test]
+    fn keys_copied_from_a_parent_are_the_keys_of_the_whole_route() {
+        let mut state = RunState::new(Some(("entry".into(), "entry".into())));
+        let a = frame("a", vec![edge("e1")]);
+        let b = frame("b", vec![edge("e1"), edge("edge-two")]);
+        let join = frame(
+            "j",
+            vec![RouteSegment::Join {
+                join: "j".into(),
+                of: vec!["e1".into(), "x".into()],
+            }],
+        );
+        let stray = frame("s", vec![edge("e9")]);
+        state.apply_all(&[
+            RunEvent::RunStarted {
+                run_id: "r".into(),
+                plan_id: "p".into(),
+                digest: "d".into(),
+                input: json!({}),
+                at: 0,
+            },
+            settled("entry:"),
+            RunEvent::EdgeTaken {
+                edge_id: "e1".into(),
+                handle: "always".into(),
+                from: "entry:".into(),
+                to: a.clone(),
+                at: 0,
+            },
+            settled(&a.key()),
+            RunEvent::EdgeTaken {
+                edge_id: "edge-two".into(),
+                handle: "always".into(),
+                from: a.key(),
+                to: b.clone(),
+                at: 0,
+            },
+            RunEvent::NodeEntered {
+                frame: join.clone(),
+                parents: vec![b.key()],
+                idempotency_key: None,
+                at: 0,
+            },
+            RunEvent::NodeEntered {
+                frame: stray.clone(),
+                parents: vec!["gone:e2:e0".into()],
+                idempotency_key: None,
+                at: 0,
+            },
+        ]);
+        let keys: Vec<(String, String)> = state
+            .frames()
+            .iter()
+            .map(|record| (record.key.to_string(), record.frame.key()))
+            .collect();
+        assert_eq!(keys.len(), 5);
+        for (copied, built) in &keys {
+            assert_eq!(copied, built);
+        }
+        assert_eq!(keys[2].0, "b:e2:e1e8:edge-two");
+        let b_record = state.record(&b.key()).expect("b is known");
+        assert_eq!(
+            b_record.input.get(&a.key()).expect("a's output").items,
+            vec![json!(a.key())]
+        );
     }
 }
