@@ -17,8 +17,10 @@
 //! runs and again when it completes, with the host reads made so far. `writ flow resume` runs a
 //! killed or failed run again from the start, taking every completed call and model call from
 //! the store and replaying `$now()`, `$millis()` and `$random()`, so it continues where the run
-//! stopped; a call in flight at the kill runs again with the same idempotency key. A run that
-//! completed answers its stored output.
+//! stopped; a call in flight at the kill runs again with the same idempotency key. What the
+//! run emitted before its last stored call is not emitted again; from that call's `onDone` on,
+//! items are emitted again (at least once: the kill may have landed before or after them). A
+//! run that completed answers its stored output.
 //!
 //! One process drives a stored run at a time: it holds the run's lease, renewed every
 //! [`LEASE`]/3 while it runs. A resume while another live process holds it is refused
@@ -823,6 +825,10 @@ impl Journal for StoreJournal {
             self.write()?;
         }
         Ok(())
+    }
+
+    fn recorded_calls(&self) -> u64 {
+        self.stored.keys().next_back().copied().unwrap_or(0)
     }
 
     fn flush(&mut self) -> Result<(), Error> {

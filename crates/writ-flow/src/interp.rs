@@ -348,6 +348,14 @@ impl Runner<'_> {
     }
 
     fn emit(&self, node: &Node, hook: Hook, item: Option<&Str>, value: Value) {
+        if self
+            .journal
+            .as_ref()
+            .is_some_and(|journal| self.completed < journal.recorded_calls())
+        {
+            // Replayed: emitted before the run stopped.
+            return;
+        }
         // No value emits nothing.
         let value = match (item, Output::from_value(value)) {
             (_, None) => return,

@@ -332,6 +332,12 @@ pub trait Journal {
     /// `store-failed` when the store fails.
     fn record(&mut self, step: u64, node_id: &str, output: &Output, cost: f64, effect: bool) -> Result<(), Error>;
 
+    /// How many calls and model calls the journal held completed when the run started: a
+    /// resumed run replays them, and what it emits before the last of them completes was
+    /// emitted before the run stopped, so it is not emitted again. What it emits from there
+    /// on is emitted again (at least once: the run may have stopped before or after it).
+    fn recorded_calls(&self) -> u64;
+
     /// Writes whatever [`Journal::record`] kept.
     ///
     /// # Errors

@@ -36,6 +36,18 @@ impl Effects for Counting {
 struct Memory {
     steps: BTreeMap<u64, (String, Output, f64, bool)>,
     entered: Vec<u64>,
+    /// The calls recorded when the run started, as a store read back at a resume holds them.
+    recorded_at_start: u64,
+}
+
+impl Memory {
+    /// What a store holds after the first `kept` calls of this run, read back to resume.
+    fn prefix(&self, kept: u64) -> Memory {
+        let mut prefix = self.clone();
+        prefix.steps.retain(|step, _| *step <= kept);
+        prefix.recorded_at_start = prefix.steps.len() as u64;
+        prefix
+    }
 }
 
 impl Journal for Memory {
@@ -60,6 +72,10 @@ impl Journal for Memory {
             .entry(step)
             .or_insert_with(|| (node_id.to_string(), output.clone(), cost, effect));
         Ok(())
+    }
+
+    fn recorded_calls(&self) -> u64 {
+        self.recorded_at_start
     }
 
     fn flush(&mut self) -> Result<(), Error> {
@@ -105,8 +121,7 @@ fn a_run_resumed_from_any_prefix_repeats_no_recorded_call() {
     );
     let total = journal.steps.len() as u64;
     for kept in 0..=total {
-        let mut prefix = journal.clone();
-        prefix.steps.retain(|step, _| *step <= kept);
+        let mut prefix = journal.prefix(kept);
         let recorded_effects = prefix.steps.values().filter(|(_, _, _, effect)| *effect).count();
         let resumed = Arc::new(Counting::default());
         // The model's answers count from where the first run's left off.
@@ -128,5 +143,54 @@ fn a_run_resumed_from_any_prefix_repeats_no_recorded_call() {
             "resumed after step {kept}: only the calls not recorded are made"
         );
         assert_eq!(prefix.steps.len() as u64, total);
+    }
+}
+
+#[test]
+fn a_resumed_run_does_not_emit_again_what_it_emitted_before_its_last_recorded_call() {
+    let document = parse_json(
+        r#"{"version": 1, "root": {"kind": "loop", "id": "rounds", "maxIterations": 3,
+            "body": {"kind": "sequence", "id": "round", "steps": [
+                {"kind": "call", "id": "send", "connection": "c", "op": "post", "args": {"n": {"$expr": "n"}},
+                 "emitItems": {"onStart": "'start ' & $string(n)", "onDone": "'sent ' & $string(args.n)"}},
+                {"kind": "compute", "id": "next", "expr": "{'n': $steps.send.args.n + 1}",
+                 "emitItems": {"onDone": "'next ' & $string(n)"}}]}}}"#,
+    )
+    .unwrap();
+    let workflow = Workflow::parse(&document).unwrap();
+    let emitted = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let options = || {
+        let sink = emitted.clone();
+        RunOptions {
+            effects: Arc::new(Counting::default()),
+            on_emit: Some(Arc::new(move |item: &writ_flow::Emitted| {
+                sink.lock()
+                    .unwrap()
+                    .push(item.value.to_json_string().unwrap_or_default());
+            })),
+            ..RunOptions::default()
+        }
+    };
+    let input = || Output::text_output(r#"{"n": 1}"#);
+    let mut journal = Memory::default();
+    run_durable(&workflow, &Workflows::new(), input(), &options(), &mut journal).unwrap();
+    let all = std::mem::take(&mut *emitted.lock().unwrap());
+    let text = |items: &[&str]| items.iter().map(|item| format!("{item:?}")).collect::<Vec<_>>();
+    assert_eq!(
+        all,
+        text(&[
+            "start 1", "sent 1", "next 2", "start 2", "sent 2", "next 3", "start 3", "sent 3", "next 4"
+        ])
+    );
+    for kept in 0..=3u64 {
+        let mut prefix = journal.prefix(kept);
+        run_durable(&workflow, &Workflows::new(), input(), &options(), &mut prefix).unwrap();
+        let again = std::mem::take(&mut *emitted.lock().unwrap());
+        // From the last recorded call's own onDone on: it may not have been emitted.
+        let from = match kept {
+            0 => 0,
+            kept => all.iter().position(|item| *item == format!("\"sent {kept}\"")).unwrap(),
+        };
+        assert_eq!(again, all[from..], "resumed after call {kept}");
     }
 }
