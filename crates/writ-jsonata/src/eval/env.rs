@@ -103,6 +103,7 @@ impl Env {
     }
 
     /// Unbinds everything bound in this scope, keeping its room for the next bindings.
+    #[inline]
     pub(super) fn unbind_all(&self) {
         let mut bindings = self.0.bindings.borrow_mut();
         if !bindings.is_empty() {

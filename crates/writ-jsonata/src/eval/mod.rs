@@ -113,6 +113,9 @@ pub(crate) struct Cx<'a> {
     focus: &'a Str,
     /// The input document, `$$` wherever no scope binds that name itself.
     root: &'a Val,
+    /// The values of the object constructors being built, innermost last: a stack every
+    /// constructor of the evaluation shares, so that building one allocates no list for them.
+    pending: &'a mut Vec<Val>,
     /// Containers the evaluation's deep copies have built, for the time their drop takes.
     copied: u64,
     /// Items of lists built since their drop time was last held back.
@@ -134,6 +137,8 @@ fn writing_nanos(size: crate::value::TextSize) -> u64 {
 struct RootScope {
     env: Env,
     focus: Str,
+    /// Where object constructors hold their values while they build ([`Cx::pending`]).
+    pending: Vec<Val>,
 }
 
 impl RootScope {
@@ -142,16 +147,22 @@ impl RootScope {
         SPARE_ROOT.take().unwrap_or_else(|| RootScope {
             env: Env::child(None),
             focus: Str::from(FOCUS_KEY),
+            pending: Vec::new(),
         })
     }
 
     /// Unbinds what the evaluation bound at the top level (which frees a closure bound there
     /// that holds the scope itself) and keeps the scope for the thread's next evaluation, once
     /// nothing else holds it.
-    fn give_back(self) {
+    fn give_back(mut self) {
         self.env.unbind_all();
+        if !self.pending.is_empty() {
+            // What an evaluation that failed left there may hold closures, chains of scopes.
+            let pending = &mut self.pending;
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || pending.clear());
+        }
         if self.env.is_only_holder() {
-            SPARE_ROOT.set(Some(self));
+            SPARE_ROOT.with(|spare| spare.set(Some(self)));
         }
     }
 }
@@ -165,7 +176,7 @@ pub(crate) fn evaluate_root<'b>(
     meter: &mut Meter,
     host: &dyn Host,
 ) -> Result<Value> {
-    let scope = RootScope::take();
+    let mut scope = RootScope::take();
     for (name, value) in bindings {
         scope.env.bind(name.clone(), Val::from(value));
     }
@@ -188,6 +199,7 @@ pub(crate) fn evaluate_root<'b>(
         position: 0,
         focus: &scope.focus,
         root: &document,
+        pending: &mut scope.pending,
         copied: 0,
         built: 0,
     };
@@ -259,6 +271,7 @@ impl<'a> Cx<'a> {
     /// their drop is held back from the deadline ([`writ_core::Meter::hold_back`]). Lists
     /// already dropped still count, which only makes the evaluation stop earlier, and only one
     /// that builds a great deal.
+    #[inline]
     pub(crate) fn charge_array(&mut self, len: usize) -> Result<()> {
         let charged = self.meter.charge_array(len);
         self.budget(charged)?;

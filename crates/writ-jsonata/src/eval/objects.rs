@@ -34,21 +34,27 @@ impl Cx<'_> {
         self.meter
             .steps(pairs.len() as u64)
             .map_err(|e| Error::from(e).at(pairs.first().map_or(0, |(key, _)| key.position)))?;
-        let mut values = Vec::with_capacity(pairs.len());
+        // The values wait on the evaluation's shared stack, above those of the constructors
+        // this one sits in (an error leaves them there, for the evaluation's end to drop).
+        let base = self.pending.len();
         for (_, value) in pairs {
-            values.push(self.eval(value, input, env)?);
+            let value = self.eval(value, input, env)?;
+            self.pending.push(value);
         }
         // Values that are data already (scalars, parts of the input) go into the object as
-        // they are, without a second list to hold them.
-        if values.iter().all(|value| {
+        // they are, without a list of their own.
+        if self.pending[base..].iter().all(|value| {
             matches!(
                 value,
                 Val::Null | Val::Bool(_) | Val::Number(_) | Val::String(_) | Val::Array(_) | Val::Object(_)
             )
         }) {
-            self.charge_array(values.len())?;
-            return Ok(Val::Object(shape.build(values.iter().map(Val::to_value))));
+            self.charge_array(pairs.len())?;
+            return Ok(Val::Object(
+                shape.build(self.pending.drain(base..).map(Val::into_value)),
+            ));
         }
+        let values: Vec<Val> = self.pending.drain(base..).collect();
         if values.iter().all(|value| !value.is_undefined()) {
             let mut data = Vec::with_capacity(values.len());
             for value in &values {
