@@ -66,8 +66,8 @@ impl Expr {
         &self.site
     }
 
-    /// Evaluates over `input` with `bindings` (names without `$`), under `meter` restarted on
-    /// `limits`: each evaluation has its own budget, on the run's clock.
+    /// Evaluates over `input` with `bindings` (names without `$`), under `meter`, fresh for
+    /// this evaluation on the run's limits and clock.
     ///
     /// # Errors
     ///
@@ -77,11 +77,9 @@ impl Expr {
         &self,
         input: &Value,
         bindings: &Object,
-        limits: &Limits,
         meter: &mut Meter,
         host: &dyn Host,
     ) -> Result<Value, Error> {
-        meter.restart_at_first_check(limits);
         self.program
             .evaluate(input, bindings, meter, host)
             .map_err(|diagnostic| {
@@ -103,11 +101,10 @@ impl Expr {
         &self,
         input: &Value,
         bindings: &Object,
-        limits: &Limits,
         meter: &mut Meter,
         host: &dyn Host,
     ) -> Result<bool, Error> {
-        match self.evaluate(input, bindings, limits, meter, host)? {
+        match self.evaluate(input, bindings, meter, host)? {
             Value::Bool(passed) => Ok(passed),
             Value::Undefined => Ok(false),
             other => Err(Error::new(

@@ -25,7 +25,7 @@ pub(crate) fn run<'a>(
         options,
         journal,
         workflows,
-        meter: Meter::starting_at_first_check(&limits, Some(options.host.clone())),
+        meter: None,
         limits,
         depth: 0,
         cost: 0.0,
@@ -86,13 +86,25 @@ impl Frame {
     }
 }
 
+/// The run's meter, fresh for an evaluation under `limits`: made on the first, restarted after.
+fn fresh_meter<'m>(meter: &'m mut Option<Meter>, limits: &Limits, options: &RunOptions) -> &'m mut Meter {
+    match meter {
+        Some(meter) => {
+            meter.restart_at_first_check(limits);
+            meter
+        }
+        None => meter.insert(Meter::starting_at_first_check(limits, Some(options.host.clone()))),
+    }
+}
+
 struct Runner<'a> {
     options: &'a RunOptions,
     journal: Option<&'a mut (dyn Journal + 'a)>,
     workflows: &'a Workflows,
-    /// The meter of the evaluation running now: one per run, restarted for each evaluation
-    /// rather than made again, which would hand it the host's clock again each time.
-    meter: Meter,
+    /// The meter of the evaluation running now: one a run, made at its first evaluation and
+    /// restarted for each later one rather than made again, which would hand it the host's
+    /// clock again each time.
+    meter: Option<Meter>,
     limits: Limits,
     depth: u32,
     /// What the run has spent: each call and model call adds what the effects report.
@@ -127,14 +139,16 @@ impl Runner<'_> {
         // Most expressions bind nothing: they borrow one empty object, made once a run.
         let bindings = bindings.as_ref().unwrap_or(&self.no_bindings);
         let host = self.options.host.as_ref();
-        expr.evaluate(input, bindings, &self.limits, &mut self.meter, host)
+        let meter = fresh_meter(&mut self.meter, &self.limits, self.options);
+        expr.evaluate(input, bindings, meter, host)
     }
 
     fn test(&mut self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<bool, Error> {
         let bindings = self.bindings(expr, frame, item);
         let bindings = bindings.as_ref().unwrap_or(&self.no_bindings);
         let host = self.options.host.as_ref();
-        expr.test(input, bindings, &self.limits, &mut self.meter, host)
+        let meter = fresh_meter(&mut self.meter, &self.limits, self.options);
+        expr.test(input, bindings, meter, host)
     }
 
     fn exec(&mut self, node: &Node, input: Output, frame: &mut Frame, item: Option<&Str>) -> Result<Output, Error> {
