@@ -687,6 +687,33 @@ fn save_lease(tx: &Transaction<'_>, run_id: &str, lease: Option<&Lease>) -> Resu
     Ok(())
 }
 
+/// Inserts of one to [`INSERT_EVENTS`]`.len()` events of a run: `?1` the run, then each event's
+/// `seq` and text.
+const INSERT_EVENTS: [&str; 4] = [
+    "INSERT INTO run_events (run_id, seq, event) VALUES (?1, ?2, ?3)",
+    "INSERT INTO run_events (run_id, seq, event) VALUES (?1, ?2, ?3), (?1, ?4, ?5)",
+    "INSERT INTO run_events (run_id, seq, event) VALUES (?1, ?2, ?3), (?1, ?4, ?5), (?1, ?6, ?7)",
+    "INSERT INTO run_events (run_id, seq, event) VALUES (?1, ?2, ?3), (?1, ?4, ?5), (?1, ?6, ?7), (?1, ?8, ?9)",
+];
+
+/// Inserts `texts` into run `run_id`'s log from `seq` on, up to four rows a statement: a step's
+/// batch (settled, edge taken, entered) is one statement, where a statement a row cost each
+/// row a statement's start and end.
+fn insert_events(tx: &Transaction<'_>, run_id: &str, seq: i64, texts: &[String]) -> Result<(), StoreError> {
+    let mut seqs = seq..;
+    for chunk in texts.chunks(INSERT_EVENTS.len()) {
+        let mut insert = tx.prepare_cached(INSERT_EVENTS[chunk.len() - 1]).map_err(db)?;
+        insert.raw_bind_parameter(1, run_id).map_err(db)?;
+        // The chunk first: it ends the zip before another `seq` is taken.
+        for (index, (text, seq)) in chunk.iter().zip(seqs.by_ref()).enumerate() {
+            insert.raw_bind_parameter(2 + 2 * index, seq).map_err(db)?;
+            insert.raw_bind_parameter(3 + 2 * index, text).map_err(db)?;
+        }
+        insert.raw_execute().map_err(db)?;
+    }
+    Ok(())
+}
+
 /// Run `run_id`'s events, in append order (the run belongs to plan `plan_id`), and its frames
 /// numbered as the log names them.
 fn load_run_events_numbered(
@@ -797,9 +824,6 @@ impl RunStore for SqliteStore {
             .collect();
         self.write(|tx| {
             let mut find = tx.prepare_cached(APPEND_FIND_RUN).map_err(db)?;
-            let mut insert = tx
-                .prepare_cached("INSERT INTO run_events (run_id, seq, event) VALUES (?1, ?2, ?3)")
-                .map_err(db)?;
             let mut settle = tx
                 .prepare_cached("UPDATE runs SET settled = ?2 WHERE run_id = ?1")
                 .map_err(db)?;
@@ -833,9 +857,7 @@ impl RunStore for SqliteStore {
                     *frames = load_run_events_numbered(tx, &plan_id, batch.run_id)?.1;
                     *texts = batch.events.iter().map(|event| frames.write(event)).collect();
                 }
-                for (seq, text) in (count..).zip(texts.iter()) {
-                    insert.execute(params![batch.run_id, seq, text]).map_err(db)?;
-                }
+                insert_events(tx, batch.run_id, count, texts)?;
                 let settled = match last {
                     RunEvent::RunSettled { outcome, .. } => Some(outcome.name()),
                     _ => None,
@@ -895,9 +917,9 @@ mod tests {
     use super::*;
 
     /// An append's statements stay prepared across commits: each is prepared once, however many
-    /// steps a run appends.
+    /// steps a run appends; and a batch is written in order, however many inserts it takes.
     #[test]
-    fn appends_prepare_their_statements_once() {
+    fn appends_prepare_their_statements_once_and_keep_order() {
         let dir = std::env::temp_dir().join(format!("writ-store-unit-{}-prepare", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a scratch directory");
@@ -926,11 +948,34 @@ mod tests {
                 )
                 .expect("append");
         }
-        let connection = store.lock();
-        let find = connection.prepare_cached(APPEND_FIND_RUN).expect("cached");
-        assert_eq!(find.get_status(StatementStatus::RePrepare), 0);
-        drop(find);
-        drop(connection);
+        {
+            let connection = store.lock();
+            let find = connection.prepare_cached(APPEND_FIND_RUN).expect("cached");
+            assert_eq!(find.get_status(StatementStatus::RePrepare), 0);
+        }
+        // A batch longer than one insert statement takes is written in order.
+        let events: Vec<RunEvent> = (20..29)
+            .map(|at| RunEvent::FrontierSnapshot { joins: vec![], at })
+            .collect();
+        store
+            .append_run_events(
+                "me",
+                &[RunBatch {
+                    run_id: "run-1",
+                    events: &events,
+                }],
+            )
+            .expect("append nine");
+        let read: Vec<u64> = store
+            .read_run_events("run-1")
+            .expect("read")
+            .iter()
+            .map(|event| match event {
+                RunEvent::FrontierSnapshot { at, .. } => *at,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(read, (0..29).collect::<Vec<u64>>());
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }
