@@ -803,18 +803,19 @@ fn change_case(cx: &mut Cx<'_>, text: &Str, upper: bool) -> Result<Str> {
         let mut out = String::new();
         out.try_reserve_exact(ascii.len())
             .map_err(|_| crate::value::out_of_memory())?;
-        out.push_str(&ascii[..first]);
+        out.push_str(ascii);
         let mut at = first;
-        while at < ascii.len() {
-            let end = (at + CASE_PIECE).min(ascii.len());
+        while at < out.len() {
+            let end = (at + CASE_PIECE).min(out.len());
             cx.steps((end - at) as u64)?;
-            // Both ends are ASCII boundaries: every byte of the text is a character.
-            let piece = &ascii[at..end];
-            out.push_str(&if upper {
-                piece.to_ascii_uppercase()
-            } else {
-                piece.to_ascii_lowercase()
-            });
+            // Mapped where it stands: every byte of the text is a character.
+            if let Some(piece) = out.get_mut(at..end) {
+                if upper {
+                    piece.make_ascii_uppercase();
+                } else {
+                    piece.make_ascii_lowercase();
+                }
+            }
             at = end;
         }
         return Ok(Str::from(out));
