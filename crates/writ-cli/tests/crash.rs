@@ -278,5 +278,7 @@ fn runs_killed_at_random_points_resume_without_losing_or_repeating_anything() {
     // process takes against the rest of the run, which moves with the machine's load: a
     // quarter of the trials completing still compares final outputs dozens of times.
     assert!(completed >= TRIALS / 4, "too few trials completed: {completed}");
-    std::fs::remove_dir_all(&root).unwrap();
+    // A tool process of a killed run outlives it and may still be writing its log here, so the
+    // clean-up can meet a directory that just gained a file: that is not the test's concern.
+    let _ = std::fs::remove_dir_all(&root);
 }
