@@ -1,5 +1,7 @@
 //! Per-step overhead of the runtime: a chain of no-op calls, and a fan of concurrent ones, on the
-//! memory store and on SQLite (safe against a killed process, and against power loss).
+//! memory store and on SQLite (safe against a killed process, and against power loss). The
+//! chain's calls are replay-safe (their events may be committed behind them, several steps to a
+//! commit) or not (`-unsafe`: each step committed before its call, one commit a step).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,18 +18,18 @@ use writ_tools::{FnTool, ToolCall, ToolSpec, Toolbox};
 
 const STEPS: usize = 200;
 
-fn call(tool: &str) -> Json {
+fn call(tool: &str, replay_safe: bool) -> Json {
     json!({"tool": tool, "args": {}, "output": [], "onMissingValue": "fail",
-           "authority": [{"capability": "bench", "scope": "noop", "verb": "read"}],
-           "replaySafe": true, "onIndeterminate": "retry"})
+           "authority": [{"capability": "bench", "scope": "noop", "verb": if replay_safe { "read" } else { "create" }}],
+           "replaySafe": replay_safe, "onIndeterminate": if replay_safe { "retry" } else { "halt" }})
 }
 
 /// entry → c0 → c1 → … (a chain), or entry → each of c0 … (a fan).
-fn plan(id: &str, calls: usize, chain: bool) -> Json {
+fn plan(id: &str, calls: usize, chain: bool, replay_safe: bool) -> Json {
     let mut nodes = vec![json!({"id": "entry", "kind": "entry", "definition": {"input": []}})];
     let mut edges = Vec::new();
     for i in 0..calls {
-        nodes.push(json!({"id": format!("c{i}"), "kind": "call", "definition": call("noop")}));
+        nodes.push(json!({"id": format!("c{i}"), "kind": "call", "definition": call("noop", replay_safe)}));
         let from = if chain && i > 0 {
             format!("c{}", i - 1)
         } else {
@@ -168,24 +170,27 @@ fn bench(c: &mut Criterion) {
     let registry = Arc::new(Registry::new());
     let mut serial = 0;
 
-    let chain = plan("chain", STEPS, true);
     let noop = toolbox(Duration::ZERO);
-    let mut group = c.benchmark_group(format!("run/chain-{STEPS}-noop"));
-    group.sample_size(20);
-    for kind in ["memory", "sqlite-process", "sqlite-powerloss"] {
-        let store = Store::new(kind);
-        group.bench_function(kind, |b| {
-            b.iter_batched(
-                || store.approve(&chain, &registry, &mut serial),
-                |plan_id| run_once(&runtime, store.runs(), &plan_id, &noop, &registry),
-                BatchSize::PerIteration,
-            );
-        });
+    for (name, replay_safe) in [("noop", true), ("noop-unsafe", false)] {
+        let chain = plan("chain", STEPS, true, replay_safe);
+        let mut group = c.benchmark_group(format!("run/chain-{STEPS}-{name}"));
+        group.sample_size(20);
+        for kind in ["memory", "sqlite-process", "sqlite-powerloss"] {
+            let store = Store::new(kind);
+            group.bench_function(kind, |b| {
+                b.iter_batched(
+                    || store.approve(&chain, &registry, &mut serial),
+                    |plan_id| run_once(&runtime, store.runs(), &plan_id, &noop, &registry),
+                    BatchSize::PerIteration,
+                );
+            });
+        }
+        group.finish();
     }
-    group.finish();
 
     // What power-loss safety costs at the least: one write and flush of a log page, in the
-    // same directory the power-loss store's file is in. A step in that mode commits once.
+    // same directory the power-loss store's file is in. A step of the unsafe chain in that mode
+    // commits once.
     let mut group = c.benchmark_group("fsync");
     group.sample_size(20);
     let dir = tempdir::new("fsync");
@@ -199,7 +204,7 @@ fn bench(c: &mut Criterion) {
     });
     group.finish();
 
-    let fan = plan("fan", 32, false);
+    let fan = plan("fan", 32, false, true);
     let slow = toolbox(Duration::from_millis(50));
     let mut group = c.benchmark_group("run/fan-32-of-50ms");
     group.sample_size(10);

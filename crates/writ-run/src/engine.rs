@@ -1,17 +1,20 @@
 //! The executor: drives a run's frames, at most `maxConcurrentFrames` at once, writing what
-//! happens as events before acting on it.
+//! happens as events before acting on anything that may not happen twice.
 //!
-//! One task decides; the work of each frame (a tool call, a model, a predicate) runs in tasks of
-//! its own. Each turn of the loop settles every frame that finished, starts every frame that
-//! may start, and commits all their events in one append (group commit) *before* any of the
-//! started frames does its work. So a call is recorded as entered before the tool sees it, and a
-//! frame's successors start only once its output is committed: a process killed at any point
-//! leaves a log from which a resume loses no settled output and never guesses about a call.
+//! One task decides; the work of each frame (a tool call, a model, a predicate) is a future it
+//! polls. Each turn of the loop settles every frame that finished and starts every frame that
+//! may start. Their events are committed in one append (group commit) *before* a started frame
+//! does work that must not be repeated: a call that is not replay-safe with `retry`, or a model.
+//! Work a resume may simply do again (predicates, replay-safe calls) may run ahead of the log,
+//! whose pending tail is committed before the driver waits on work in flight, every
+//! [`GROUP_EVENTS`] events or [`GROUP_AGE`], and when the run stops. So the log on disk is
+//! always a prefix of the run's events: a process killed at any point leaves a log from which a
+//! resume loses no committed output, never repeats a call it may not repeat, and never guesses.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use futures_util::{FutureExt, future::BoxFuture};
@@ -361,6 +364,12 @@ enum Stop {
     Indeterminate { node_id: String, detail: String },
 }
 
+/// The most events a run holds uncommitted while its frames' work may run ahead of the log.
+pub const GROUP_EVENTS: usize = 256;
+
+/// The longest a run holds events uncommitted while its frames' work may run ahead of the log.
+pub const GROUP_AGE: Duration = Duration::from_millis(10);
+
 /// What a frame's task does.
 enum Work {
     Entry(Json),
@@ -369,6 +378,8 @@ enum Work {
         tool: String,
         call: ToolCall,
         output: Vec<writ_plan::DeclaredField>,
+        /// Replay-safe with `onIndeterminate: retry`: a resume may call it again.
+        repeatable: bool,
     },
     Reason {
         prompt: String,
@@ -379,6 +390,19 @@ enum Work {
         node: Arc<PredicateNode>,
         context: Box<PredicateContext>,
     },
+}
+
+impl Work {
+    /// Whether this work may start before the events before it are committed: a resume that
+    /// finds them missing does it again, which only work that may be repeated allows.
+    fn may_run_ahead_of_the_log(&self) -> bool {
+        match self {
+            Work::Entry(_) | Work::Fail(_) | Work::Predicate { .. } => true,
+            Work::Call { repeatable, .. } => *repeatable,
+            // A model answers differently each time, and costs each time.
+            Work::Reason { .. } => false,
+        }
+    }
 }
 
 /// A frame's work, done.
@@ -397,7 +421,12 @@ struct Driver<'r> {
     plan: CompiledPlan,
     run_id: String,
     state: RunState,
+    /// Events applied to the state and not yet committed.
     batch: Vec<RunEvent>,
+    /// When the oldest event of `batch` was recorded.
+    pending_since: Option<Instant>,
+    /// Whether this driver has committed anything: until it has, no work starts ahead of the log.
+    committed_any: bool,
     stop: Option<Stop>,
 }
 
@@ -411,6 +440,8 @@ impl<'r> Driver<'r> {
             run_id,
             state: RunState::new(Some((entry, kind))),
             batch: Vec::new(),
+            pending_since: None,
+            committed_any: false,
             stop: None,
         }
     }
@@ -418,7 +449,18 @@ impl<'r> Driver<'r> {
     /// Records an event: applied to the state now, committed at the next flush.
     fn emit(&mut self, event: RunEvent) {
         self.state.apply(&event);
+        if self.batch.is_empty() {
+            self.pending_since = Some(Instant::now());
+        }
         self.batch.push(event);
+    }
+
+    /// Whether the pending events must be committed before `ready` starts.
+    fn must_commit_before(&self, ready: &[(FrameId, Work)]) -> bool {
+        !self.committed_any
+            || self.batch.len() >= GROUP_EVENTS
+            || self.pending_since.is_some_and(|since| since.elapsed() >= GROUP_AGE)
+            || ready.iter().any(|(_, work)| !work.may_run_ahead_of_the_log())
     }
 
     fn flush(&mut self) -> Result<(), RunError> {
@@ -436,6 +478,8 @@ impl<'r> Driver<'r> {
             observer.committed(&self.run_id, &self.batch);
         }
         self.batch.clear();
+        self.pending_since = None;
+        self.committed_any = true;
         Ok(())
     }
 
@@ -514,7 +558,9 @@ impl<'r> Driver<'r> {
                     ready.push((id, work));
                 }
             }
-            self.flush()?;
+            if self.must_commit_before(&ready) {
+                self.flush()?;
+            }
             for (id, work) in ready.drain(..) {
                 let task = perform(
                     work,
@@ -547,6 +593,24 @@ impl<'r> Driver<'r> {
             if running.is_empty() {
                 continue;
             }
+            // Work already done (an in-process tool, a failed argument) settles without a wait.
+            if let Some(Some((id, ended))) = running.next().now_or_never() {
+                self.settle_ended(id, ended);
+                while let Some(Some((id, ended))) = running.next().now_or_never() {
+                    self.settle_ended(id, ended);
+                }
+                // A run whose work never waits still renews its lease on time.
+                if renew.tick().now_or_never().is_some() {
+                    self.runtime.store.renew_run(
+                        &self.run_id,
+                        &self.runtime.options.owner,
+                        self.runtime.options.lease,
+                    )?;
+                }
+                continue;
+            }
+            // The run is about to wait on work in flight: the log catches up first.
+            self.flush()?;
             tokio::select! {
                 biased;
                 () = abort.aborted() => return self.aborted(running),
@@ -613,6 +677,8 @@ impl<'r> Driver<'r> {
                         tool: call.tool.clone(),
                         call: ToolCall { args, idempotency_key },
                         output: call.output.clone(),
+                        repeatable: call.replay_safe == Some(true)
+                            && call.on_indeterminate == Some(OnIndeterminate::Retry),
                     }
                 }
                 Err(missing) => Work::Fail(NodeError {
@@ -950,7 +1016,7 @@ async fn perform(
             attempts: None,
         }),
         Work::Fail(error) => Err(error),
-        Work::Call { tool, call, output } => {
+        Work::Call { tool, call, output, .. } => {
             let result = tools.call(&tool, call).await.map_err(|error| NodeError {
                 code: error.code().into(),
                 message: error.to_string(),
