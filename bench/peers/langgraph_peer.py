@@ -7,7 +7,10 @@ prints one line: {"median_ns": <per iteration>, "check": "<string>", "samples_ns
 The graph is compiled once (untimed); each iteration runs it once, as a new thread (LangGraph's
 run), with the checkpointer the workload names: InMemorySaver, or SqliteSaver on a file in a
 scratch directory (LangGraph's own defaults: one connection, SQLite's default journal and
-synchronous settings). The packages are pinned in bench/peers/requirements.txt.
+synchronous settings). `chain-N` runs with LangGraph's default durability ("async": a step is
+persisted while the next one runs); `chain-N-unsafe` with "sync" (persisted before the next
+step starts), as writ commits each step before a call that is not replay-safe. The packages
+are pinned in bench/peers/requirements.txt.
 """
 
 import json
@@ -51,7 +54,9 @@ def main() -> None:
     parts = name.split("/")
     if len(parts) != 3 or parts[0] != "run" or not parts[1].startswith("chain-"):
         sys.exit(f"langgraph does not run {name!r}")
-    steps = int(parts[1].removeprefix("chain-"))
+    shape = parts[1].removeprefix("chain-")
+    durability = "sync" if shape.endswith("-unsafe") else "async"
+    steps = int(shape.removesuffix("-unsafe"))
     scratch = tempfile.mkdtemp(prefix="writ-bench-langgraph-")
     try:
         if parts[2] == "memory":
@@ -69,7 +74,7 @@ def main() -> None:
             nonlocal runs, result
             runs += 1
             config = {"configurable": {"thread_id": f"run-{runs}"}, "recursion_limit": steps + 10}
-            result = graph.invoke({"steps": 0}, config)
+            result = graph.invoke({"steps": 0}, config, durability=durability)
 
         started = time.perf_counter_ns()
         iterate()

@@ -3,10 +3,17 @@
 //! LangGraph running the same chain with its in-memory or SQLite checkpointer
 //! (`bench/peers/langgraph_peer.py`).
 //!
+//! - `run/chain-200/<store>`: the calls are replay-safe with `onIndeterminate: retry`, so a
+//!   resume may make them again, and their events may be committed behind them, several steps
+//!   to a commit (LangGraph's default, `durability="async"`, also persists a step while the next
+//!   one runs).
+//! - `run/chain-200-unsafe/sqlite`: the calls are not replay-safe, so each step's events are
+//!   committed before its call: one commit a step (LangGraph with `durability="sync"`).
+//!
 //! One store serves every iteration, as a deployment keeps one. A plan runs once, so each
 //! iteration's plan is approved beforehand, untimed ([`Task::prepare`]); the iteration is the
-//! run: the claim, the 200 steps with their events committed before each call, the release.
-//! The check is the number of calls that settled.
+//! run: the claim, the 200 steps, every event committed, the release. The check is the number
+//! of calls that settled.
 
 use std::sync::Arc;
 
@@ -23,15 +30,16 @@ use crate::workloads::Task;
 /// The chain's length.
 const STEPS: usize = 200;
 
-/// `entry → c0 → c1 → … → c199`, each a call to `noop`, under plan id `plan_id`.
-fn chain(plan_id: &str) -> Json {
+/// `entry → c0 → c1 → … → c199`, each a call to `noop`, replay-safe or not, under plan id
+/// `plan_id`.
+fn chain(plan_id: &str, replay_safe: bool) -> Json {
     let mut nodes = vec![json!({"id": "entry", "kind": "entry", "definition": {"input": []}})];
     let mut edges = Vec::new();
     for index in 0..STEPS {
         nodes.push(json!({"id": format!("c{index}"), "kind": "call", "definition": {
             "tool": "noop", "args": {}, "output": [], "onMissingValue": "fail",
-            "authority": [{"capability": "bench", "scope": "noop", "verb": "read"}],
-            "replaySafe": true, "onIndeterminate": "retry"}}));
+            "authority": [{"capability": "bench", "scope": "noop", "verb": if replay_safe { "read" } else { "create" }}],
+            "replaySafe": replay_safe, "onIndeterminate": if replay_safe { "retry" } else { "halt" }}}));
         let from = if index == 0 {
             "entry".to_owned()
         } else {
@@ -51,27 +59,28 @@ struct Chain<S> {
     /// The scratch directory of a SQLite store, removed when the task is dropped.
     scratch: Option<std::path::PathBuf>,
     serial: u64,
+    replay_safe: bool,
     next_plan: Option<String>,
     settled_calls: usize,
 }
 
-/// writ's side of `run/chain-200/<store>`.
-pub fn load_chain(store: &str) -> Result<Box<dyn Task>, String> {
+/// writ's side of `run/chain-200/<store>` (`replay_safe`) and `run/chain-200-unsafe/<store>`.
+pub fn load_chain(store: &str, replay_safe: bool) -> Result<Box<dyn Task>, String> {
     match store {
-        "memory" => Ok(Box::new(Chain::new(Arc::new(MemoryStore::new()), None)?)),
+        "memory" => Ok(Box::new(Chain::new(Arc::new(MemoryStore::new()), None, replay_safe)?)),
         "sqlite" => {
             let scratch = std::env::temp_dir().join(format!("writ-bench-run-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&scratch);
             std::fs::create_dir_all(&scratch).map_err(|error| format!("cannot make {}: {error}", scratch.display()))?;
             let sqlite = SqliteStore::open(scratch.join("runs.db")).map_err(|error| error.to_string())?;
-            Ok(Box::new(Chain::new(Arc::new(sqlite), Some(scratch))?))
+            Ok(Box::new(Chain::new(Arc::new(sqlite), Some(scratch), replay_safe)?))
         }
         other => Err(format!("no store {other:?}")),
     }
 }
 
 impl<S: PlanStore + RunStore + 'static> Chain<S> {
-    fn new(bench_store: Arc<S>, scratch: Option<std::path::PathBuf>) -> Result<Chain<S>, String> {
+    fn new(bench_store: Arc<S>, scratch: Option<std::path::PathBuf>, replay_safe: bool) -> Result<Chain<S>, String> {
         let mut toolbox = Toolbox::new();
         toolbox
             .add(Arc::new(FnTool::new(
@@ -99,6 +108,7 @@ impl<S: PlanStore + RunStore + 'static> Chain<S> {
             registry,
             scratch,
             serial: 0,
+            replay_safe,
             next_plan: None,
             settled_calls: 0,
         })
@@ -106,7 +116,7 @@ impl<S: PlanStore + RunStore + 'static> Chain<S> {
 
     fn approve(&mut self) -> Result<String, String> {
         self.serial += 1;
-        let source = writ_plan::read_document(&chain(&format!("chain-{}", self.serial)))
+        let source = writ_plan::read_document(&chain(&format!("chain-{}", self.serial), self.replay_safe))
             .map_err(|error| format!("{error:?}"))?;
         let store = &*self.store;
         let fail = |error: writ_store::StoreError| error.to_string();

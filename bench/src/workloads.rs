@@ -202,8 +202,9 @@ pub const WORKLOADS: &[Workload] = &[
         Input::Suite("items"),
         jsonata::SUITE_SELF_JOIN
     ),
-    Workload::run("run/chain-200/memory", |_| run::load_chain("memory")),
-    Workload::run("run/chain-200/sqlite", |_| run::load_chain("sqlite")),
+    Workload::run("run/chain-200/memory", |_| run::load_chain("memory", true)),
+    Workload::run("run/chain-200/sqlite", |_| run::load_chain("sqlite", true)),
+    Workload::run("run/chain-200-unsafe/sqlite", |_| run::load_chain("sqlite", false)),
     Workload::pair("flow/compute-loop/100k", DataSet::Items10k, crate::flow::load_loop),
     Workload::pair("flow/routing/items-10k", DataSet::Items10k, crate::flow::load_routing),
 ];
