@@ -65,10 +65,11 @@ enum FlowCommand {
     Check {
         /// The workflow document.
         workflow: PathBuf,
-        /// The named workflows subflows call: one file DIR/NAME.json each.
+        /// The named workflows subflows call: one file DIR/NAME.json each, each checked too.
         #[arg(long, value_name = "DIR")]
         workflows: Option<PathBuf>,
-        /// Print {"ok", "issues": [{"code", "path", "message"}]}.
+        /// Print {"ok", "issues": [{"code", "path", "message", "workflow"?}]}; `workflow`
+        /// names the named workflow an issue is in.
         #[arg(long)]
         json: bool,
     },
@@ -200,18 +201,37 @@ fn named_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, UsageError> {
 
 fn check_flow(path: &Path, dir: Option<&Path>, json: bool) -> Result<ExitStatus, CommandError> {
     let document = read_json(path, "the workflow")?;
-    // A subflow's name only has to exist here; each named workflow is checked on its own.
-    let names = match dir {
-        Some(dir) => named_files(dir)?.into_iter().map(|(name, _)| name).collect(),
+    let named = match dir {
+        Some(dir) => named_files(dir)?,
         None => Vec::new(),
     };
-    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    let issues = writ_flow::check_names(&document, &names);
+    let names: Vec<&str> = named.iter().map(|(name, _)| name.as_str()).collect();
+    // The document's issues, then each named workflow's: a subflow runs them, so they are
+    // checked as the document is, their own subflows against the same directory.
+    let mut issues: Vec<(Option<&str>, writ_flow::Issue)> = writ_flow::check_names(&document, &names)
+        .into_iter()
+        .map(|issue| (None, issue))
+        .collect();
+    for (name, file) in &named {
+        let workflow = read_json(file, "the named workflow")?;
+        issues.extend(
+            writ_flow::check_names(&workflow, &names)
+                .into_iter()
+                .map(|issue| (Some(name.as_str()), issue)),
+        );
+    }
     let mut out = std::io::stdout().lock();
     if json {
         let issues: Vec<Json> = issues
             .iter()
-            .map(|issue| serde_json::json!({"code": issue.code.as_str(), "path": issue.path, "message": issue.message}))
+            .map(|(workflow, issue)| {
+                let mut said =
+                    serde_json::json!({"code": issue.code.as_str(), "path": issue.path, "message": issue.message});
+                if let Some(workflow) = workflow {
+                    said["workflow"] = Json::from(*workflow);
+                }
+                said
+            })
             .collect();
         writeln!(
             out,
@@ -221,13 +241,20 @@ fn check_flow(path: &Path, dir: Option<&Path>, json: bool) -> Result<ExitStatus,
     } else if issues.is_empty() {
         writeln!(out, "ok: {} can run", path.display())?;
     } else {
-        for issue in &issues {
+        for (workflow, issue) in &issues {
             let at = if issue.path.is_empty() {
                 "/"
             } else {
                 issue.path.as_str()
             };
-            writeln!(out, "{} at {at}: {}", issue.code, issue.message)?;
+            match workflow {
+                Some(workflow) => writeln!(
+                    out,
+                    "{} in named workflow '{workflow}' at {at}: {}",
+                    issue.code, issue.message
+                )?,
+                None => writeln!(out, "{} at {at}: {}", issue.code, issue.message)?,
+            }
         }
     }
     Ok(if issues.is_empty() {

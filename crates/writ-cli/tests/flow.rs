@@ -462,3 +462,68 @@ fn check_lists_every_issue_with_its_pointer() {
     let output = writ_in(&dir, &["flow", "check", "text.json", "--json"], "");
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn check_checks_the_named_workflows_a_subflow_may_call() {
+    let dir = temp_dir("check-named");
+    write(
+        &dir,
+        "main.json",
+        &json!({"version": 1, "root": {"kind": "subflow", "id": "call", "ref": "helper"}}).to_string(),
+    );
+    std::fs::create_dir_all(dir.join("named")).unwrap();
+    write(
+        &dir,
+        "named/helper.json",
+        &json!({"version": 1, "root": {"kind": "sequence", "id": "s", "steps": [
+            {"kind": "compute", "id": "a", "expr": "$ +"},
+            {"kind": "subflow", "id": "b", "ref": "missing"}]}})
+        .to_string(),
+    );
+    let output = writ_in(
+        &dir,
+        &["flow", "check", "main.json", "--workflows", "named", "--json"],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let found: Vec<(String, String, String)> = json_out(&output)["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|issue| {
+            (
+                issue["workflow"].as_str().unwrap_or("").into(),
+                issue["code"].as_str().unwrap().into(),
+                issue["path"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "helper".to_string(),
+                "invalid-expression".to_string(),
+                "/root/steps/0/expr".to_string()
+            ),
+            (
+                "helper".to_string(),
+                "unknown-workflow".to_string(),
+                "/root/steps/1/ref".to_string()
+            ),
+        ]
+    );
+    let output = writ_in(&dir, &["flow", "check", "main.json", "--workflows", "named"], "");
+    assert!(
+        stdout(&output).contains("invalid-expression in named workflow 'helper' at /root/steps/0/expr"),
+        "{}",
+        stdout(&output)
+    );
+    write(
+        &dir,
+        "named/helper.json",
+        &json!({"version": 1, "root": {"kind": "compute", "id": "a", "expr": "$ + 1"}}).to_string(),
+    );
+    let output = writ_in(&dir, &["flow", "check", "main.json", "--workflows", "named"], "");
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
