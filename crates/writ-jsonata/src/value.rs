@@ -487,8 +487,13 @@ impl std::fmt::Debug for Val {
 /// JSONata's truthiness (`$boolean`): empty strings, zero, null, false, empty arrays and
 /// empty objects are false; an array is true when any item is; functions are false.
 /// `None` for undefined (which `$boolean` leaves undefined).
+#[inline]
 pub(crate) fn boolean(value: &Val) -> Option<bool> {
-    Truthiness::default().of(value, false)
+    match value {
+        // The answer of a comparison, what `and`, `or` and tests mostly read: no walk to set up.
+        Val::Bool(b) => Some(*b),
+        _ => Truthiness::default().of(value, false),
+    }
 }
 
 /// JSONata's truthiness, whose answer for an array is whether any item is truthy at any

@@ -396,29 +396,74 @@ impl<'a> Cx<'a> {
     /// Evaluates one node: JSONata's `evaluate`.
     pub(crate) fn eval(&mut self, node: &Node, input: &Val, env: &Env) -> Result<Val> {
         // Leaves (literals, variables, field paths through objects) answer without entering a
-        // level: they cannot recurse, and they are most of what a predicate evaluates.
+        // level: they cannot recurse, and they are most of what a predicate evaluates. Each
+        // makes its value where it returns it, after its step is charged: a value made first
+        // and moved out after the charge goes through a temporary copied field by field, and
+        // the load that reads it back whole stalls. Everything else is entered out of line, so
+        // a leaf's call saves no registers.
         if node.predicate.is_empty() && node.group.is_none() {
-            let leaf = match &node.kind {
-                Kind::Number(n) => Some(Val::Number(*n)),
-                Kind::String(text) => Some(Val::String(text.clone())),
-                Kind::Bool(b) => Some(Val::Bool(*b)),
-                Kind::Null => Some(Val::Null),
-                Kind::Variable(name) if !node.keep_array => Some(self.variable(name, input, env)),
-                Kind::Path(steps) if node.walkable => match (steps.as_slice(), input) {
+            match &node.kind {
+                Kind::Number(n) => {
+                    self.leaf_step(node)?;
+                    return Ok(Val::Number(*n));
+                }
+                Kind::String(text) => {
+                    self.leaf_step(node)?;
+                    return Ok(Val::String(text.clone()));
+                }
+                Kind::Bool(b) => {
+                    self.leaf_step(node)?;
+                    return Ok(Val::Bool(*b));
+                }
+                Kind::Null => {
+                    self.leaf_step(node)?;
+                    return Ok(Val::Null);
+                }
+                Kind::Variable(name) if !node.keep_array => {
+                    self.leaf_step(node)?;
+                    return Ok(self.variable(name, input, env));
+                }
+                Kind::Path(steps) if node.walkable => {
                     // One field of an object, the commonest path of all.
-                    ([step], Val::Object(object)) if step.stages.is_empty() => self.field_of(step, object)?,
-                    _ => match self.data_path(steps, 0, input, env, true)? {
-                        Some(walked) if walked.done => Some(walked.value),
-                        _ => None,
-                    },
-                },
-                _ => None,
-            };
-            if let Some(value) = leaf {
-                self.meter.step().map_err(|e| Error::from(e).at(node.position))?;
-                return Ok(value);
+                    if let ([step], Val::Object(object)) = (steps.as_slice(), input)
+                        && step.stages.is_empty()
+                    {
+                        return match &step.kind {
+                            Kind::Name(name) => self.field_of(step, name, object, node.position),
+                            _ => self.enter(node, input, env),
+                        };
+                    }
+                    return self.walked(node, steps, input, env);
+                }
+                _ => {}
             }
         }
+        self.enter(node, input, env)
+    }
+
+    /// Charges the step a leaf takes.
+    #[inline(always)]
+    fn leaf_step(&mut self, node: &Node) -> Result<()> {
+        self.meter
+            .step()
+            .map_err(|exceeded| Error::from(exceeded).at(node.position))
+    }
+
+    /// A walkable path as a leaf, when the fast walk reads all of it; else entered.
+    #[inline(never)]
+    fn walked(&mut self, node: &Node, steps: &[Node], input: &Val, env: &Env) -> Result<Val> {
+        match self.data_path(steps, 0, input, env, true)? {
+            Some(walked) if walked.done => {
+                self.leaf_step(node)?;
+                Ok(walked.value)
+            }
+            _ => self.enter(node, input, env),
+        }
+    }
+
+    /// Evaluates `node` one level deeper: every node but a leaf.
+    #[inline(never)]
+    fn enter(&mut self, node: &Node, input: &Val, env: &Env) -> Result<Val> {
         let entered = self.meter.enter();
         if let Err(exceeded) = entered {
             return Err(Error::from(exceeded).at(node.position));
@@ -438,6 +483,22 @@ impl<'a> Cx<'a> {
     }
 
     fn eval_node(&mut self, node: &Node, input: &Val, env: &Env) -> Result<Val> {
+        // An operator (but a range) or a constructor of written keys never answers a sequence:
+        // with no filter or group attached, its answer is the node's, returned as it is made.
+        if node.predicate.is_empty() && node.group.is_none() {
+            match &node.kind {
+                Kind::Binary(op, lhs, rhs) if !matches!(op, BinaryOp::Range | BinaryOp::Concat) => {
+                    return self.binary(node, *op, lhs, rhs, input, env);
+                }
+                Kind::Object(pairs)
+                    if let Some(shape) = &node.shape
+                        && !input.is_array() =>
+                {
+                    return self.written_object(pairs, shape, input, env);
+                }
+                _ => {}
+            }
+        }
         let mut result = match &node.kind {
             Kind::Path(steps) => self.path(node, steps, input, env)?,
             Kind::Binary(BinaryOp::Concat, ..) => self.concat_chain(node, input, env)?,

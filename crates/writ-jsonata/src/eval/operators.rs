@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use writ_core::Str;
 
-use super::compare::{compare, strict_equal};
+use super::compare::{compare, ordered, strict_equal};
 use super::{Cx, Env, append_into, describe, items_of, write_number};
 use crate::ast::{BinaryOp, Kind, Node};
 use crate::error::{Code, Error, Result};
@@ -69,7 +69,11 @@ impl Cx<'_> {
                 Ok(Val::Bool(if op == BinaryOp::Equal { equal } else { !equal }))
             }
             BinaryOp::Less | BinaryOp::LessEqual | BinaryOp::Greater | BinaryOp::GreaterEqual => {
-                compare(op, &left, &right).map_err(fail)
+                match (&left, &right) {
+                    // Two numbers, the commonest comparison, decided without the type checks.
+                    (Val::Number(l), Val::Number(r)) => Ok(Val::Bool(ordered(op, l.partial_cmp(r)))),
+                    _ => compare(op, &left, &right).map_err(fail),
+                }
             }
             BinaryOp::Concat => {
                 let mut text = Str::empty();

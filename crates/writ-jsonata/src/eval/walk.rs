@@ -256,22 +256,26 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// A path of one plain field step over an object, as [`Cx::data_path`] answers it: the
-    /// value found (an array as it stands), or none; `None` when the step is not a field.
-    pub(super) fn field_of(&mut self, step: &Node, object: &Object) -> Result<Option<Val>> {
-        let Kind::Name(name) = &step.kind else {
-            return Ok(None);
-        };
+    /// A path of one field step (`name`, with nothing attached) over an object, as
+    /// [`Cx::data_path`] answers it: the value found (an array as it stands), or none. The path
+    /// is a leaf at `position`, charged its step here, after the field step's, so the value is
+    /// made where it is returned.
+    pub(super) fn field_of(&mut self, step: &Node, name: &Str, object: &Object, position: usize) -> Result<Val> {
         self.meter.step().map_err(|e| Error::from(e).at(step.position))?;
-        Ok(Some(match object.get(name) {
-            None | Some(Value::Undefined) => Val::Undefined,
+        let found = match object.get(name) {
+            None | Some(Value::Undefined) => None,
             Some(found) => {
                 if !matches!(found, Value::Array(_)) {
                     self.charge_array(1).map_err(|e| e.at(step.position))?;
                 }
-                Val::from(found)
+                Some(found)
             }
-        }))
+        };
+        self.meter.step().map_err(|e| Error::from(e).at(position))?;
+        Ok(match found {
+            Some(found) => Val::from(found),
+            None => Val::Undefined,
+        })
     }
 
     /// What a field step over one object reaches: nothing, the array found as it stands, or
