@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use writ_core::Str;
+use writ_core::{HintedKey, Str};
 
 use crate::regex::Pattern;
 use crate::signature::Signature;
@@ -72,8 +72,9 @@ pub(crate) enum Kind {
     Array(Vec<Node>),
     /// An object constructor `{k: v, …}` with no expression before it.
     Object(Vec<(Node, Node)>),
-    /// A field name (also a quoted name, or a string literal used as a step).
-    Name(Str),
+    /// A field name (also a quoted name, or a string literal used as a step), with where it
+    /// was last found, so a read over objects of one shape takes no scan.
+    Name(HintedKey),
     /// A string literal.
     String(Str),
     /// A number literal.

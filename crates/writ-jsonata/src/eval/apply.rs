@@ -65,11 +65,11 @@ impl Cx<'_> {
         if procedure.is_undefined()
             && let Kind::Path(steps) = &call.procedure.kind
             && let Some(Kind::Name(first)) = steps.first().map(|s| &s.kind)
-            && (env.lookup(first).is_some() || first.as_ascii_str().and_then(functions::lookup).is_some())
+            && (env.lookup(first.key()).is_some() || first.key().as_ascii_str().and_then(functions::lookup).is_some())
         {
             return Err(Error::new(Code::T1005)
                 .at(node.position)
-                .with_token(first.to_string_lossy()));
+                .with_token(first.key().to_string_lossy()));
         }
         let args = self.arguments(call, applied, input, env)?;
         self.position = node.position;
@@ -235,11 +235,11 @@ impl Cx<'_> {
         if procedure.is_undefined()
             && let Kind::Path(steps) = &call.procedure.kind
             && let Some(Kind::Name(first)) = steps.first().map(|s| &s.kind)
-            && (env.lookup(first).is_some() || first.as_ascii_str().and_then(functions::lookup).is_some())
+            && (env.lookup(first.key()).is_some() || first.key().as_ascii_str().and_then(functions::lookup).is_some())
         {
             return Err(Error::new(Code::T1007)
                 .at(node.position)
-                .with_token(first.to_string_lossy()));
+                .with_token(first.key().to_string_lossy()));
         }
         let Val::Function(function) = procedure else {
             return Err(Error::new(Code::T1008).at(node.position).with_token(name));
@@ -281,7 +281,7 @@ impl Cx<'_> {
 fn procedure_name(procedure: &Node) -> Option<String> {
     match &procedure.kind {
         Kind::Path(steps) => match steps.first().map(|s| &s.kind) {
-            Some(Kind::Name(name)) => Some(name.to_string_lossy().into_owned()),
+            Some(Kind::Name(name)) => Some(name.key().to_string_lossy().into_owned()),
             _ => None,
         },
         Kind::Variable(name) => Some(name.to_string_lossy().into_owned()),

@@ -339,7 +339,7 @@ impl<'a> Operand<'a> {
         for (index, step) in steps.iter().enumerate() {
             let Kind::Name(name) = &step.kind else { return None };
             current = match current {
-                Value::Object(object) => match object.get(name) {
+                Value::Object(object) => match object.get_hinted(name) {
                     Some(next) => next,
                     None => return Some(Side::Missing),
                 },

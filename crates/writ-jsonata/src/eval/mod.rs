@@ -518,7 +518,7 @@ impl<'a> Cx<'a> {
                 Some(shape) if !input.is_array() => self.written_object(pairs, shape, input, env)?,
                 _ => self.group(pairs, node.position, input.clone(), env)?,
             },
-            Kind::Name(name) => lookup_field(input, name),
+            Kind::Name(name) => lookup_field(input, name.key()),
             Kind::String(s) => Val::String(s.clone()),
             Kind::Number(n) => Val::Number(*n),
             Kind::Bool(b) => Val::Bool(*b),

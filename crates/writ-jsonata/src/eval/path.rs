@@ -136,8 +136,8 @@ impl Cx<'_> {
             self.steps(values.len() as u64).map_err(|e| e.at(step.position))?;
             for value in values {
                 let found = match value {
-                    Value::Object(object) => object.get(name).map(Val::from).unwrap_or_default(),
-                    Value::Array(_) => unwrap_sequence(lookup_field(&Val::from(value), name), false),
+                    Value::Object(object) => object.get_hinted(name).map(Val::from).unwrap_or_default(),
+                    Value::Array(_) => unwrap_sequence(lookup_field(&Val::from(value), name.key()), false),
                     _ => continue,
                 };
                 if !found.is_undefined() {
@@ -152,7 +152,7 @@ impl Cx<'_> {
                         if step.predicate.is_empty() && step.group.is_none() && step.ancestor.is_none() =>
                     {
                         self.meter.step().map_err(|e| Error::from(e).at(step.position))?;
-                        unwrap_sequence(lookup_field(&item, name), step.keep_array)
+                        unwrap_sequence(lookup_field(&item, name.key()), step.keep_array)
                     }
                     _ => self.eval(step, &item, env)?,
                 };

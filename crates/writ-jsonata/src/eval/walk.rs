@@ -7,7 +7,7 @@
 //! nodes it may take (`walkable`), and everything it answers must be what [`super::path`]'s
 //! general walk answers; the tests below pin both against jsonata-js.
 
-use writ_core::{Object, Str, Value};
+use writ_core::{HintedKey, Object, Str, Value};
 
 use super::filter::Test;
 use super::{Cx, Env, RED_ZONE, STACK_SEGMENT};
@@ -96,6 +96,7 @@ impl Cx<'_> {
         let mut taken = first;
         for step in steps.iter().skip(first) {
             let Kind::Name(name) = &step.kind else { break };
+            let name = name.key();
             if !step.walkable {
                 break;
             }
@@ -260,9 +261,9 @@ impl Cx<'_> {
     /// [`Cx::data_path`] answers it: the value found (an array as it stands), or none. The path
     /// is a leaf at `position`, charged its step here, after the field step's, so the value is
     /// made where it is returned.
-    pub(super) fn field_of(&mut self, step: &Node, name: &Str, object: &Object, position: usize) -> Result<Val> {
+    pub(super) fn field_of(&mut self, step: &Node, name: &HintedKey, object: &Object, position: usize) -> Result<Val> {
         self.meter.step().map_err(|e| Error::from(e).at(step.position))?;
-        let found = match object.get(name) {
+        let found = match object.get_hinted(name) {
             None | Some(Value::Undefined) => None,
             Some(found) => {
                 if !matches!(found, Value::Array(_)) {

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use writ_core::Str;
+use writ_core::{HintedKey, Str};
 
 use super::MAX_DEPTH;
 use super::pratt::{Raw, RawKind, too_deep};
@@ -181,7 +181,7 @@ impl Processor {
         let leaf = |kind| Out::plain(Node::new(kind, position));
         let mut out = match kind {
             RawKind::Name(name) => {
-                let mut step = Node::new(Kind::Name(name), position);
+                let mut step = Node::new(Kind::Name(HintedKey::new(name)), position);
                 step.keep_array = keep_array;
                 let mut path = Node::new(Kind::Path(vec![step]), position);
                 path.keep_singleton_array = keep_array;
@@ -495,7 +495,7 @@ impl Processor {
                     Kind::Bool(b) => b.to_string(),
                     Kind::Null => "null".to_owned(),
                     Kind::String(s) => {
-                        step.kind = Kind::Name(s.clone());
+                        step.kind = Kind::Name(HintedKey::new(s.clone()));
                         continue;
                     }
                     _ => continue,

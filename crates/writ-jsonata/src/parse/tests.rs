@@ -52,7 +52,8 @@ fn canon(node: &Node) -> Json {
     let pairs = |pairs: &[(Node, Node)]| Json::Array(pairs.iter().map(|(k, v)| json!([canon(k), canon(v)])).collect());
     match &node.kind {
         Kind::Path(steps) => put("steps", all(steps)),
-        Kind::Name(s) | Kind::String(s) | Kind::Variable(s) => put("value", json!(s.to_string_lossy())),
+        Kind::Name(name) => put("value", json!(name.key().to_string_lossy())),
+        Kind::String(s) | Kind::Variable(s) => put("value", json!(s.to_string_lossy())),
         Kind::Number(n) => put("value", number(*n)),
         Kind::Bool(b) => put("value", json!(b)),
         Kind::Null => put("value", Json::Null),
@@ -346,7 +347,7 @@ fn names_variables_and_keywords() {
     let names: Vec<String> = steps
         .iter()
         .map(|s| match &s.kind {
-            Kind::Name(n) => n.to_string_lossy().into_owned(),
+            Kind::Name(n) => n.key().to_string_lossy().into_owned(),
             other => panic!("{other:?}"),
         })
         .collect();
