@@ -1,7 +1,7 @@
 //! The interpreter: runs a checked workflow over an input, node by node.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
 use writ_core::{Limits, Meter, Object, Str, Value};
@@ -10,6 +10,10 @@ use crate::document::{Arg, Kind, Node, Predicate, RouteTest};
 use crate::expr::Expr;
 use crate::limits::meter_limits;
 use crate::{Code, Emitted, Error, Hook, Journal, Output, RunOptions, Workflow, Workflows};
+
+/// The bindings of an expression that binds nothing, shared by every run: making an empty
+/// object allocates, and a run of a small workflow is little more than its evaluations.
+static NO_BINDINGS: LazyLock<Object> = LazyLock::new(Object::new);
 
 /// Runs `workflow` over `input`, recording each completed node in `journal` and taking the
 /// calls and model calls it recorded from it.
@@ -31,7 +35,6 @@ pub(crate) fn run<'a>(
         cost: 0.0,
         events_used: vec![false; options.events.len()],
         completed: 0,
-        no_bindings: Object::new(),
     };
     let mut frame = Frame::new(workflow);
     let output = runner.exec(&workflow.root, input, &mut frame, None)?;
@@ -114,8 +117,6 @@ struct Runner<'a> {
     /// which a replay repeats; a call or model call completes right after it starts, so its
     /// step number is known when it starts (the idempotency key, the journal's lookup).
     completed: u64,
-    /// The bindings of an expression that binds nothing.
-    no_bindings: Object,
 }
 
 impl Runner<'_> {
@@ -136,8 +137,8 @@ impl Runner<'_> {
 
     fn evaluate(&mut self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<Value, Error> {
         let bindings = self.bindings(expr, frame, item);
-        // Most expressions bind nothing: they borrow one empty object, made once a run.
-        let bindings = bindings.as_ref().unwrap_or(&self.no_bindings);
+        // Most expressions bind nothing: they borrow one empty object, made once a process.
+        let bindings = bindings.as_ref().unwrap_or(&NO_BINDINGS);
         let host = self.options.host.as_ref();
         let meter = fresh_meter(&mut self.meter, &self.limits, self.options);
         expr.evaluate(input, bindings, meter, host)
@@ -145,7 +146,7 @@ impl Runner<'_> {
 
     fn test(&mut self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<bool, Error> {
         let bindings = self.bindings(expr, frame, item);
-        let bindings = bindings.as_ref().unwrap_or(&self.no_bindings);
+        let bindings = bindings.as_ref().unwrap_or(&NO_BINDINGS);
         let host = self.options.host.as_ref();
         let meter = fresh_meter(&mut self.meter, &self.limits, self.options);
         expr.test(input, bindings, meter, host)
