@@ -1,17 +1,13 @@
-//! The workflow runtime's two workloads from issue 16, beside what jsonata-js takes to
-//! evaluate the same expressions in a plain loop in node (the floor of any JavaScript runtime
-//! built on it; measured at 11.4 µs an iteration): a 100,000-iteration compute loop (the seed's
-//! summing loop), and a conditional routing 10,000 inputs (the seed's triage with compute
-//! targets). Every iteration checks its answer.
+//! The workflow runtime's two workloads from issue 16, run by writ-flow alone: a
+//! 100,000-iteration compute loop (the seed's summing loop: a compute body and an `until`
+//! test), and a conditional routing 10,000 inputs (the seed's triage: two expression routes
+//! that count errors and a default, each target a compute). Every iteration checks its answer.
+//! The figures against jsonata-js are `writ-bench --only flow/`'s, kept in COMPARE.md.
 //!
-//! Measured 2026-12-02 on the 2-core build machine, sharing it with another build (`cargo bench
-//! -p writ-flow`): the loop 106–128 ms across runs (1.1–1.3 µs an iteration, two evaluations
-//! each: the body and the until test), 9 to 11 times jsonata-js's floor of 11.4 µs an
-//! iteration (1.14 s), short of the 20 times (50 ms) issue 16 aims at; routing 22 ms for the
-//! 10,000 inputs (2.2 µs each: reading the input's JSON text once, one or two route tests and a
-//! compute), 5 times the same floor (it was 52 ms while each read parsed the text again). A
-//! profile of the loop puts most of the time in writ-jsonata's per-evaluation setup and answer
-//! measuring (`evaluate_root`, `Measure::len`), and under 10% in writ-flow itself.
+//! The routing inputs are JSON texts made once, outside the timed closure, and each run is
+//! handed a clone of one: a clone shares the text's reading, so the first iteration parses
+//! each input and the rest time runs over inputs already read. (writ-bench's routing
+//! workload hands each item parsed, `Output::from_value`, to other expressions.)
 
 use std::hint::black_box;
 
