@@ -361,11 +361,12 @@ fn load_ops(tx: &Transaction<'_>, plan_id: &str, count: u64) -> Result<Vec<Op>, 
         .collect()
 }
 
+/// The plan's (`?1`) first `?2` ops' texts, in order.
+const LOAD_OP_TEXTS: &str = "SELECT op FROM plan_ops WHERE plan_id = ?1 ORDER BY seq LIMIT ?2";
+
 /// The text of the plan's first `count` ops, in order.
 fn load_op_texts(tx: &Transaction<'_>, plan_id: &str, count: u64) -> Result<Vec<String>, StoreError> {
-    let mut statement = tx
-        .prepare_cached("SELECT op FROM plan_ops WHERE plan_id = ?1 ORDER BY seq LIMIT ?2")
-        .map_err(db)?;
+    let mut statement = tx.prepare_cached(LOAD_OP_TEXTS).map_err(db)?;
     let rows = statement
         .query_map(params![plan_id, i64::try_from(count).unwrap_or(i64::MAX)], |row| {
             row.get::<_, String>(0)
@@ -448,15 +449,10 @@ impl SqliteStore {
     /// The fold of the plan's first `revision` ops: kept from an earlier read of the same
     /// text, or made now.
     fn fold(&self, tx: &Transaction<'_>, record: &Record, revision: u64) -> Result<Arc<FoldedPlan>, StoreError> {
-        let texts = load_op_texts(tx, &record.plan_id, revision)?;
-        let kept = self
-            .folds_lock()
-            .get(&record.plan_id)
-            .filter(|(folded_texts, _)| *folded_texts == texts)
-            .map(|(_, folded)| folded.clone());
-        if let Some(folded) = kept {
+        if let Some(folded) = self.kept_fold(tx, record, revision)? {
             return Ok(folded);
         }
+        let texts = load_op_texts(tx, &record.plan_id, revision)?;
         let ops = texts
             .iter()
             .map(|op| parse_op(&record.plan_id, op))
@@ -468,6 +464,31 @@ impl SqliteStore {
         }
         folds.insert(record.plan_id.clone(), (texts, folded.clone()));
         Ok(folded)
+    }
+
+    /// The kept fold of the plan's first `revision` ops, if the stored text of each is the
+    /// text it was made from: compared row by row as SQLite holds it, nothing copied, since
+    /// every run's start and claim reads its plan this way.
+    fn kept_fold(&self, tx: &Transaction<'_>, record: &Record, revision: u64) -> Result<Option<Arc<FoldedPlan>>, StoreError> {
+        let folds = self.folds_lock();
+        let Some((texts, folded)) = folds.get(&record.plan_id) else {
+            return Ok(None);
+        };
+        if texts.len() as u64 != revision {
+            return Ok(None);
+        }
+        let mut statement = tx.prepare_cached(LOAD_OP_TEXTS).map_err(db)?;
+        let mut rows = statement
+            .query(params![record.plan_id, i64::try_from(revision).unwrap_or(i64::MAX)])
+            .map_err(db)?;
+        let mut kept = texts.iter();
+        while let Some(row) = rows.next().map_err(db)? {
+            let stored = row.get_ref(0).map_err(db)?.as_str().map_err(|error| db(error.into()))?;
+            if kept.next().map(String::as_str) != Some(stored) {
+                return Ok(None);
+            }
+        }
+        Ok(kept.next().is_none().then(|| folded.clone()))
     }
 
     fn folds_lock(&self) -> MutexGuard<'_, KeptFolds> {
