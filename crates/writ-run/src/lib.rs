@@ -9,11 +9,13 @@
 //! branch and select nodes to the predicate cells of a [`writ_cells::Registry`] (a cell's fault
 //! is the negative verdict, recorded, never a failed node).
 //!
-//! Everything the runtime does is an event ([`writ_store::RunEvent`]) committed before it acts
-//! on it, and everything it knows is the fold of those events, so [`Runtime::resume`] after an
-//! abort, a halt or a killed process continues from the last committed batch: no settled output
-//! is lost, and a call whose fate is unknown is decided by its `onIndeterminate` — retried only
-//! when it is replay-safe, never guessed at. [`RunView`] is what a person reads about a run.
+//! Everything the runtime does is an event ([`writ_store::RunEvent`]), committed before it does
+//! anything a resume may not do again (work the plan declares repeatable, a predicate or a
+//! replay-safe call, runs ahead of the log, several steps a commit), and everything it knows is
+//! the fold of those events, so [`Runtime::resume`] after an abort, a halt or a killed process
+//! continues from the last committed batch: no committed output is lost, and a call whose fate
+//! is unknown is decided by its `onIndeterminate` — retried only when it is replay-safe, never
+//! guessed at. [`RunView`] is what a person reads about a run.
 //!
 //! # Where writ differs from the original executor
 //!
