@@ -469,7 +469,12 @@ impl SqliteStore {
     /// The kept fold of the plan's first `revision` ops, if the stored text of each is the
     /// text it was made from: compared row by row as SQLite holds it, nothing copied, since
     /// every run's start and claim reads its plan this way.
-    fn kept_fold(&self, tx: &Transaction<'_>, record: &Record, revision: u64) -> Result<Option<Arc<FoldedPlan>>, StoreError> {
+    fn kept_fold(
+        &self,
+        tx: &Transaction<'_>,
+        record: &Record,
+        revision: u64,
+    ) -> Result<Option<Arc<FoldedPlan>>, StoreError> {
         let folds = self.folds_lock();
         let Some((texts, folded)) = folds.get(&record.plan_id) else {
             return Ok(None);
