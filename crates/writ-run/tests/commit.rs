@@ -38,6 +38,22 @@ fn runtime(store: &Arc<MemoryStore>, tools: &Arc<writ_tools::Toolbox>, commits: 
         .with_observer(observer)
 }
 
+/// Approves `document`, runs it as `run-1` to completion, and returns its view and commits.
+async fn completed(
+    store: &Arc<MemoryStore>,
+    tools: &Arc<writ_tools::Toolbox>,
+    document: &Json,
+) -> (writ_run::RunView, Arc<Commits>) {
+    let plan_id = approve(&**store, document, tools);
+    let commits = Arc::new(Commits::default());
+    let view = runtime(store, tools, &commits)
+        .start(&plan_id, json!({}), Some("run-1"), &Abort::new())
+        .await
+        .unwrap();
+    assert_eq!(view.outcome, Some(RunOutcome::Completed));
+    (view, commits)
+}
+
 /// Whether run `run_id`'s committed log has entered frame `node_id` (any route) and settled
 /// every node in `settled`.
 fn logged(store: &MemoryStore, run_id: &str, node_id: &str, settled: &[&str]) -> bool {
@@ -107,13 +123,7 @@ async fn a_call_that_may_not_be_repeated_starts_only_once_everything_before_it_i
             ("e3", "send", "c", "always"),
         ],
     );
-    let plan_id = approve(&*store, &document, &tools);
-    let commits = Arc::new(Commits::default());
-    let view = runtime(&store, &tools, &commits)
-        .start(&plan_id, json!({}), Some("run-1"), &Abort::new())
-        .await
-        .unwrap();
-    assert_eq!(view.outcome, Some(RunOutcome::Completed));
+    completed(&store, &tools, &document).await;
     assert_eq!(
         *seen.lock().unwrap(),
         vec![true],
@@ -148,13 +158,7 @@ async fn replay_safe_steps_share_commits_and_every_event_is_committed_by_the_end
         .iter()
         .map(|(id, from, to)| (id.as_str(), from.as_str(), to.as_str(), "always"))
         .collect();
-    let plan_id = approve(&*store, &plan("chain", json!([]), &node_refs, &edge_refs), &tools);
-    let commits = Arc::new(Commits::default());
-    let view = runtime(&store, &tools, &commits)
-        .start(&plan_id, json!({}), Some("run-1"), &Abort::new())
-        .await
-        .unwrap();
-    assert_eq!(view.outcome, Some(RunOutcome::Completed));
+    let (view, commits) = completed(&store, &tools, &plan("chain", json!([]), &node_refs, &edge_refs)).await;
     assert_eq!(calls.count("noop"), STEPS);
     let events = store.read_run_events("run-1").unwrap();
     let (batches, committed) = *commits.0.lock().unwrap();
@@ -202,13 +206,7 @@ async fn a_run_commits_what_is_pending_before_it_waits_on_a_call() {
         ],
         &[("e0", "entry", "a", "always"), ("e1", "a", "slow", "always")],
     );
-    let plan_id = approve(&*store, &document, &tools);
-    let commits = Arc::new(Commits::default());
-    let view = runtime(&store, &tools, &commits)
-        .start(&plan_id, json!({}), Some("run-1"), &Abort::new())
-        .await
-        .unwrap();
-    assert_eq!(view.outcome, Some(RunOutcome::Completed));
+    completed(&store, &tools, &document).await;
     assert_eq!(
         *seen.lock().unwrap(),
         vec![true],
