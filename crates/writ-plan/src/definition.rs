@@ -312,7 +312,7 @@ struct Reader<'a> {
     problems: Vec<FieldProblem>,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     fn problem(&mut self, field: &str, message: impl Into<String>) {
         self.problems.push(FieldProblem {
             field: field.to_owned(),
@@ -350,26 +350,32 @@ impl Reader<'_> {
     }
 
     fn choice<T: Copy>(&mut self, key: &str, options: &[(&str, T)], required: bool) -> Option<T> {
-        let names = options
-            .iter()
-            .map(|(name, _)| format!("\"{name}\""))
-            .collect::<Vec<_>>()
-            .join(", ");
+        // Written only for a problem: every run's start reads every node's choices.
+        let names = || {
+            options
+                .iter()
+                .map(|(name, _)| format!("\"{name}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         match self.fields.get(key) {
             Some(StagedValue::String(s)) => match options.iter().find(|(name, _)| name == s) {
                 Some((_, value)) => Some(*value),
                 None => {
-                    self.problem(key, format!("\"{s}\" is not one of {names}"));
+                    self.problem(key, format!("\"{s}\" is not one of {}", names()));
                     None
                 }
             },
             Some(other) => {
-                self.problem(key, format!("\"{key}\" is one of {names}, not {}", other.kind_name()));
+                self.problem(
+                    key,
+                    format!("\"{key}\" is one of {}, not {}", names(), other.kind_name()),
+                );
                 None
             }
             None => {
                 if required {
-                    self.problem(key, format!("\"{key}\" is missing; write one of {names}"));
+                    self.problem(key, format!("\"{key}\" is missing; write one of {}", names()));
                 }
                 None
             }
@@ -390,8 +396,9 @@ impl Reader<'_> {
         }
     }
 
-    fn list(&mut self, key: &str, required: bool) -> &[StagedValue] {
-        match self.fields.get(key) {
+    fn list(&mut self, key: &str, required: bool) -> &'a [StagedValue] {
+        let fields = self.fields;
+        match fields.get(key) {
             Some(StagedValue::Array(items)) => items,
             None => {
                 if required {
@@ -407,7 +414,7 @@ impl Reader<'_> {
     }
 
     fn strings(&mut self, key: &str, required: bool) -> Vec<String> {
-        let items = self.list(key, required).to_vec();
+        let items = self.list(key, required);
         let mut strings = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             match item {
@@ -426,7 +433,7 @@ impl Reader<'_> {
     }
 
     fn declared_fields(&mut self, key: &str, required: bool) -> Vec<DeclaredField> {
-        let items = self.list(key, required).to_vec();
+        let items = self.list(key, required);
         let mut declared: Vec<DeclaredField> = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             let at = format!("{key}.{index}");
@@ -523,14 +530,13 @@ impl Reader<'_> {
     }
 
     fn authority(&mut self) -> Vec<AuthorityClaim> {
-        let items = self.list("authority", false).to_vec();
+        let items = self.list("authority", false);
         let mut claims = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
-            let at = format!("authority.{index}");
             match AuthorityClaim::from_staged(item) {
                 Some(claim) => claims.push(claim),
                 None => self.problem(
-                    &at,
+                    &format!("authority.{index}"),
                     "a claim is {\"capability\": non-empty string, \"scope\": non-empty string, \"verb\": one of list, read, create, update, delete} and nothing else",
                 ),
             }
@@ -539,7 +545,7 @@ impl Reader<'_> {
     }
 
     fn prompt(&mut self) -> Vec<PromptPart> {
-        let items = self.list("prompt", true).to_vec();
+        let items = self.list("prompt", true);
         if items.is_empty() && self.fields.contains_key("prompt") {
             self.problem("prompt", "the prompt is empty; write at least one {\"text\": …} part");
         }
