@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 use writ_cells::{OutputTable, PredicateContext, PredicateNode, Registry, Verdict};
 use writ_model::Model;
-use writ_plan::{BranchId, Definition, Handle, OnIndeterminate, RouteSegment};
+use writ_plan::{BranchId, CallDefinition, Definition, Handle, OnIndeterminate, RouteSegment};
 use writ_store::StoreError;
 use writ_store::run::{FrameRef, JoinState, NodeError, NodeOutcome, RunBatch, RunEvent, RunOutcome, RunStore};
 use writ_tools::{ToolCall, Toolbox};
@@ -365,10 +365,10 @@ enum Stop {
 }
 
 /// The most events a run holds uncommitted while its frames' work may run ahead of the log.
-pub const GROUP_EVENTS: usize = 256;
+const GROUP_EVENTS: usize = 256;
 
 /// The longest a run holds events uncommitted while its frames' work may run ahead of the log.
-pub const GROUP_AGE: Duration = Duration::from_millis(10);
+const GROUP_AGE: Duration = Duration::from_millis(10);
 
 /// What a frame's task does.
 enum Work {
@@ -403,6 +403,12 @@ impl Work {
             Work::Reason { .. } => false,
         }
     }
+}
+
+/// Whether a resume may call `call` again when it was started and never settled: only when the
+/// plan says it is replay-safe and its `onIndeterminate` is `retry`.
+fn repeatable(call: &CallDefinition) -> bool {
+    call.replay_safe == Some(true) && call.on_indeterminate == Some(OnIndeterminate::Retry)
 }
 
 /// A frame's work, done.
@@ -498,9 +504,8 @@ impl<'r> Driver<'r> {
             let Definition::Call(call) = &self.plan.nodes[&node_id].definition else {
                 continue;
             };
-            let replay_safe = call.replay_safe == Some(true);
             match call.on_indeterminate {
-                Some(OnIndeterminate::Retry) if replay_safe => self.state.requeue(id),
+                _ if repeatable(call) => self.state.requeue(id),
                 Some(OnIndeterminate::Skip) => {
                     let error = NodeError {
                         code: "indeterminate_skip".into(),
@@ -596,16 +601,10 @@ impl<'r> Driver<'r> {
             // Work already done (an in-process tool, a failed argument) settles without a wait.
             if let Some(Some((id, ended))) = running.next().now_or_never() {
                 self.settle_ended(id, ended);
-                while let Some(Some((id, ended))) = running.next().now_or_never() {
-                    self.settle_ended(id, ended);
-                }
+                self.settle_done(&mut running);
                 // A run whose work never waits still renews its lease on time.
                 if renew.tick().now_or_never().is_some() {
-                    self.runtime.store.renew_run(
-                        &self.run_id,
-                        &self.runtime.options.owner,
-                        self.runtime.options.lease,
-                    )?;
+                    self.renew_lease()?;
                 }
                 continue;
             }
@@ -615,7 +614,7 @@ impl<'r> Driver<'r> {
                 biased;
                 () = abort.aborted() => return self.aborted(running),
                 _ = renew.tick() => {
-                    if let Err(error) = self.runtime.store.renew_run(&self.run_id, &self.runtime.options.owner, self.runtime.options.lease) {
+                    if let Err(error) = self.renew_lease() {
                         // Dropping the frames' work cancels it.
                         drop(running);
                         return Err(error.into());
@@ -623,12 +622,23 @@ impl<'r> Driver<'r> {
                 }
                 Some((id, ended)) = running.next() => {
                     self.settle_ended(id, ended);
-                    while let Some(Some((id, ended))) = running.next().now_or_never() {
-                        self.settle_ended(id, ended);
-                    }
+                    self.settle_done(&mut running);
                 }
             }
         }
+    }
+
+    /// Settles every frame whose work is already done, without waiting for the rest.
+    fn settle_done(&mut self, running: &mut Running) {
+        while let Some(Some((id, ended))) = running.next().now_or_never() {
+            self.settle_ended(id, ended);
+        }
+    }
+
+    fn renew_lease(&self) -> Result<(), StoreError> {
+        self.runtime
+            .store
+            .renew_run(&self.run_id, &self.runtime.options.owner, self.runtime.options.lease)
     }
 
     /// Cancels every frame in flight; they stay unsettled, for a resume to decide.
@@ -677,8 +687,7 @@ impl<'r> Driver<'r> {
                         tool: call.tool.clone(),
                         call: ToolCall { args, idempotency_key },
                         output: call.output.clone(),
-                        repeatable: call.replay_safe == Some(true)
-                            && call.on_indeterminate == Some(OnIndeterminate::Retry),
+                        repeatable: repeatable(call),
                     }
                 }
                 Err(missing) => Work::Fail(NodeError {
