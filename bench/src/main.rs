@@ -19,6 +19,10 @@ mod workloads;
 
 use std::process::ExitCode;
 
+// The allocator the `writ` binary ships with, so the figures are writ as users run it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {

@@ -16,6 +16,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// Many small, short-lived allocations a step: see ARCHITECTURE.md.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Run what a language model wrote — expressions, predicates, plans, workflows — checked
 /// before it runs, bounded while it runs, deterministic where it decides.
 #[derive(Parser, Debug)]
