@@ -30,7 +30,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value as Json;
 use writ_plan::{ApprovalRecord, Op, Provenance};
 
@@ -203,7 +203,7 @@ impl SqliteStore {
             .pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)
             .map_err(db)?;
         // Every statement of the plan and run paths stays prepared.
-        connection.set_prepared_statement_cache_capacity(32);
+        connection.set_prepared_statement_cache_capacity(40);
         let tx = connection
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(db)?;
@@ -262,26 +262,63 @@ impl SqliteStore {
     }
 
     /// Runs `body` in one transaction that holds the write lock from its start.
-    fn write<T>(&self, body: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>) -> Result<T, StoreError> {
-        let mut connection = self.lock();
-        let tx = connection
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(db)?;
-        let value = body(&tx)?;
-        tx.commit().map_err(db)?;
+    fn write<T>(&self, body: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let connection = self.lock();
+        let tx = Tx::begin(&connection, "BEGIN IMMEDIATE")?;
+        let value = body(&connection)?;
+        tx.commit()?;
         Ok(value)
     }
 
     /// Runs `body` in one read transaction (a consistent snapshot).
-    fn read<T>(&self, body: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>) -> Result<T, StoreError> {
-        let mut connection = self.lock();
-        let tx = connection.transaction().map_err(db)?;
-        body(&tx)
+    fn read<T>(&self, body: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let connection = self.lock();
+        let _tx = Tx::begin(&connection, "BEGIN")?;
+        body(&connection)
+    }
+}
+
+/// An open transaction on a connection, rolled back when dropped uncommitted (an error or a
+/// panic in its body). Its `BEGIN`, `COMMIT` and `ROLLBACK` are cached statements, where
+/// rusqlite's `Transaction` parses them again for every transaction.
+struct Tx<'c> {
+    connection: &'c Connection,
+    open: bool,
+}
+
+impl<'c> Tx<'c> {
+    fn begin(connection: &'c Connection, begin: &str) -> Result<Tx<'c>, StoreError> {
+        connection
+            .prepare_cached(begin)
+            .and_then(|mut begin| begin.execute([]))
+            .map_err(db)?;
+        Ok(Tx { connection, open: true })
+    }
+
+    fn commit(mut self) -> Result<(), StoreError> {
+        self.connection
+            .prepare_cached("COMMIT")
+            .and_then(|mut commit| commit.execute([]))
+            .map_err(db)?;
+        self.open = false;
+        Ok(())
+    }
+}
+
+impl Drop for Tx<'_> {
+    fn drop(&mut self) {
+        // A failed COMMIT leaves the transaction open (SQLITE_BUSY), so it is rolled back too.
+        if self.open && !self.connection.is_autocommit() {
+            let _ = self
+                .connection
+                .prepare_cached("ROLLBACK")
+                .and_then(|mut rollback| rollback.execute([]));
+        }
     }
 }
 
 /// The plan's record and revision, or `None` when there is no such plan.
-fn load(tx: &Transaction<'_>, plan_id: &str) -> Result<Option<(Record, u64)>, StoreError> {
+fn load(tx: &Connection, plan_id: &str) -> Result<Option<(Record, u64)>, StoreError> {
     type Row = (
         String,
         Option<String>,
@@ -342,7 +379,7 @@ fn load(tx: &Transaction<'_>, plan_id: &str) -> Result<Option<(Record, u64)>, St
     Ok(Some((record, revision.unsigned_abs())))
 }
 
-fn load_existing(tx: &Transaction<'_>, plan_id: &str) -> Result<(Record, u64), StoreError> {
+fn load_existing(tx: &Connection, plan_id: &str) -> Result<(Record, u64), StoreError> {
     load(tx, plan_id)?.ok_or_else(|| StoreError::PlanMissing {
         plan_id: plan_id.to_owned(),
     })
@@ -354,7 +391,7 @@ fn parse_op(plan_id: &str, text: &str) -> Result<Op, StoreError> {
 }
 
 /// The first `count` ops of the plan, in append order.
-fn load_ops(tx: &Transaction<'_>, plan_id: &str, count: u64) -> Result<Vec<Op>, StoreError> {
+fn load_ops(tx: &Connection, plan_id: &str, count: u64) -> Result<Vec<Op>, StoreError> {
     load_op_texts(tx, plan_id, count)?
         .iter()
         .map(|text| parse_op(plan_id, text))
@@ -365,7 +402,7 @@ fn load_ops(tx: &Transaction<'_>, plan_id: &str, count: u64) -> Result<Vec<Op>, 
 const LOAD_OP_TEXTS: &str = "SELECT op FROM plan_ops WHERE plan_id = ?1 ORDER BY seq LIMIT ?2";
 
 /// The text of the plan's first `count` ops, in order.
-fn load_op_texts(tx: &Transaction<'_>, plan_id: &str, count: u64) -> Result<Vec<String>, StoreError> {
+fn load_op_texts(tx: &Connection, plan_id: &str, count: u64) -> Result<Vec<String>, StoreError> {
     let mut statement = tx.prepare_cached(LOAD_OP_TEXTS).map_err(db)?;
     let rows = statement
         .query_map(params![plan_id, i64::try_from(count).unwrap_or(i64::MAX)], |row| {
@@ -375,7 +412,7 @@ fn load_op_texts(tx: &Transaction<'_>, plan_id: &str, count: u64) -> Result<Vec<
     rows.collect::<Result<_, _>>().map_err(db)
 }
 
-fn insert_plan(tx: &Transaction<'_>, record: &Record) -> Result<(), StoreError> {
+fn insert_plan(tx: &Connection, record: &Record) -> Result<(), StoreError> {
     let taken: bool = tx
         .query_row(
             "SELECT EXISTS (SELECT 1 FROM plans WHERE plan_id = ?1)",
@@ -402,7 +439,7 @@ fn insert_plan(tx: &Transaction<'_>, record: &Record) -> Result<(), StoreError> 
     Ok(())
 }
 
-fn insert_ops(tx: &Transaction<'_>, plan_id: &str, from_seq: u64, ops: &[Op]) -> Result<(), StoreError> {
+fn insert_ops(tx: &Connection, plan_id: &str, from_seq: u64, ops: &[Op]) -> Result<(), StoreError> {
     let mut statement = tx
         .prepare_cached("INSERT INTO plan_ops (plan_id, seq, op_id, op) VALUES (?1, ?2, ?3, ?4)")
         .map_err(db)?;
@@ -416,7 +453,7 @@ fn insert_ops(tx: &Transaction<'_>, plan_id: &str, from_seq: u64, ops: &[Op]) ->
 }
 
 /// Writes the fields a transition may change.
-fn save(tx: &Transaction<'_>, record: &Record) -> Result<(), StoreError> {
+fn save(tx: &Connection, record: &Record) -> Result<(), StoreError> {
     tx.execute(
         "UPDATE plans SET state = ?2, frozen_digest = ?3, approval = ?4 WHERE plan_id = ?1",
         params![
@@ -448,7 +485,7 @@ impl SqliteStore {
 
     /// The fold of the plan's first `revision` ops: kept from an earlier read of the same
     /// text, or made now.
-    fn fold(&self, tx: &Transaction<'_>, record: &Record, revision: u64) -> Result<Arc<FoldedPlan>, StoreError> {
+    fn fold(&self, tx: &Connection, record: &Record, revision: u64) -> Result<Arc<FoldedPlan>, StoreError> {
         if let Some(folded) = self.kept_fold(tx, record, revision)? {
             return Ok(folded);
         }
@@ -471,7 +508,7 @@ impl SqliteStore {
     /// every run's start and claim reads its plan this way.
     fn kept_fold(
         &self,
-        tx: &Transaction<'_>,
+        tx: &Connection,
         record: &Record,
         revision: u64,
     ) -> Result<Option<Arc<FoldedPlan>>, StoreError> {
@@ -689,7 +726,7 @@ fn run_row((run_id, plan_id, owner, until_ms, settled, events): RawRun) -> Resul
     Ok((run_id, row))
 }
 
-fn load_run(tx: &Transaction<'_>, run_id: &str) -> Result<RunRow, StoreError> {
+fn load_run(tx: &Connection, run_id: &str) -> Result<RunRow, StoreError> {
     let mut statement = tx
         .prepare_cached(&format!("SELECT {RUN_COLUMNS} FROM runs WHERE run_id = ?1"))
         .map_err(db)?;
@@ -702,7 +739,7 @@ fn load_run(tx: &Transaction<'_>, run_id: &str) -> Result<RunRow, StoreError> {
     }
 }
 
-fn save_lease(tx: &Transaction<'_>, run_id: &str, lease: Option<&Lease>) -> Result<(), StoreError> {
+fn save_lease(tx: &Connection, run_id: &str, lease: Option<&Lease>) -> Result<(), StoreError> {
     let mut statement = tx
         .prepare_cached("UPDATE runs SET lease_owner = ?2, lease_until_ms = ?3 WHERE run_id = ?1")
         .map_err(db)?;
@@ -725,7 +762,7 @@ const INSERT_EVENTS: [&str; 4] = [
 /// Inserts `texts` into run `run_id`'s log from `seq` on, up to four rows a statement: a step's
 /// batch (settled, edge taken, entered) is one statement, where a statement a row cost each
 /// row a statement's start and end.
-fn insert_events(tx: &Transaction<'_>, run_id: &str, seq: i64, texts: &[String]) -> Result<(), StoreError> {
+fn insert_events(tx: &Connection, run_id: &str, seq: i64, texts: &[String]) -> Result<(), StoreError> {
     let mut seqs = seq..;
     for chunk in texts.chunks(INSERT_EVENTS.len()) {
         let mut insert = tx.prepare_cached(INSERT_EVENTS[chunk.len() - 1]).map_err(db)?;
@@ -743,7 +780,7 @@ fn insert_events(tx: &Transaction<'_>, run_id: &str, seq: i64, texts: &[String])
 /// Run `run_id`'s events, in append order (the run belongs to plan `plan_id`), and its frames
 /// numbered as the log names them.
 fn load_run_events_numbered(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     plan_id: &str,
     run_id: &str,
 ) -> Result<(Vec<RunEvent>, RunFrames), StoreError> {
@@ -765,7 +802,7 @@ fn load_run_events_numbered(
 }
 
 /// Run `run_id`'s events, in append order (the run belongs to plan `plan_id`).
-fn load_run_events(tx: &Transaction<'_>, plan_id: &str, run_id: &str) -> Result<Vec<RunEvent>, StoreError> {
+fn load_run_events(tx: &Connection, plan_id: &str, run_id: &str) -> Result<Vec<RunEvent>, StoreError> {
     Ok(load_run_events_numbered(tx, plan_id, run_id)?.0)
 }
 
@@ -941,6 +978,50 @@ mod tests {
     use writ_plan::ApprovalRecord;
 
     use super::*;
+
+    /// A write whose body fails or panics leaves nothing behind, and the connection takes the
+    /// next transaction.
+    #[test]
+    fn a_failed_or_panicking_write_rolls_back() {
+        let dir = std::env::temp_dir().join(format!("writ-store-unit-{}-rollback", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let store = SqliteStore::open(dir.join("plans.db")).expect("open");
+        let insert = |connection: &Connection, plan_id: &str| {
+            connection
+                .execute("INSERT INTO plans (plan_id, state) VALUES (?1, 'editable')", [plan_id])
+                .expect("insert");
+        };
+        let failed = store.write(|connection| {
+            insert(connection, "failed");
+            Err::<(), _>(StoreError::RunMissing { run_id: "r".into() })
+        });
+        assert!(failed.is_err());
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            store.write(|connection| -> Result<(), StoreError> {
+                insert(connection, "panicked");
+                panic!("a body that panics")
+            })
+        }));
+        assert!(panicked.is_err());
+        store
+            .write(|connection| {
+                insert(connection, "kept");
+                Ok(())
+            })
+            .expect("the next write commits");
+        let plans: Vec<String> = store
+            .read(|connection| {
+                let mut statement = connection.prepare("SELECT plan_id FROM plans").map_err(db)?;
+                let rows = statement.query_map([], |row| row.get(0)).map_err(db)?;
+                rows.collect::<Result<_, _>>().map_err(db)
+            })
+            .expect("read");
+        assert_eq!(plans, ["kept"]);
+        assert!(store.lock().is_autocommit());
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// An append's statements stay prepared across commits: each is prepared once, however many
     /// steps a run appends; and a batch is written in order, however many inserts it takes.
