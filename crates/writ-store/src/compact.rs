@@ -193,8 +193,14 @@ impl RunFrames {
                 let branch_key = &base_key[base_frame.node_id.len() + 1..];
                 let added = BranchId {
                     segments: frame.branch_id.segments[shared..].to_vec(),
-                };
-                format!("{}:{branch_key}{}", frame.node_id, added.key()).into()
+                }
+                .key();
+                let mut key = String::with_capacity(frame.node_id.len() + 1 + branch_key.len() + added.len());
+                key.push_str(&frame.node_id);
+                key.push(':');
+                key.push_str(branch_key);
+                key.push_str(&added);
+                key.into()
             }
             _ => frame.key().into(),
         };
