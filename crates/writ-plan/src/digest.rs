@@ -53,7 +53,7 @@ use sha2::{Digest as _, Sha256};
 
 use crate::model::{Bounds, Edge, Handle, Node, PlanView, Provenance};
 use crate::ops::{Change, Op};
-use crate::value::{BranchId, NodeRef, RouteSegment, Select, StagedValue};
+use crate::value::{BranchId, JoinSegment, NodeRef, RouteSegment, Select, StagedValue};
 
 /// The bytes every version-1 encoding starts with.
 const VIEW_MAGIC: &[u8] = b"writ.plan.v1";
@@ -421,7 +421,8 @@ fn encode_branch(branch: &BranchId, out: &mut impl Sink) {
                 out.put(&[0]);
                 put_str(out, id);
             }
-            RouteSegment::Join { join, of } => {
+            RouteSegment::Join(joined) => {
+                let JoinSegment { join, of } = &**joined;
                 out.put(&[1]);
                 put_str(out, join);
                 put_strs(out, of);

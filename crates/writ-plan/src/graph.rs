@@ -10,7 +10,7 @@ use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::model::{Edge, Node, NodeKind, PlanView};
-use crate::value::{BranchId, RouteSegment};
+use crate::value::{BranchId, JoinSegment, RouteSegment};
 
 /// A plan's edges indexed by node, built once and read by the checks.
 #[derive(Debug)]
@@ -571,10 +571,7 @@ impl<'g, 'v> Routes<'g, 'v> {
     /// The segment a join adds to the route of its fork: the join and every edge into it,
     /// sorted.
     fn join_segment(&self, join: usize) -> RouteSegment {
-        RouteSegment::Join {
-            join: self.graph.id_at(join).to_owned(),
-            of: self.join_inputs(join),
-        }
+        RouteSegment::join(self.graph.id_at(join).to_owned(), self.join_inputs(join))
     }
 
     /// The ids of the edges into a join, sorted: what its join segment lists.
@@ -622,7 +619,8 @@ impl<'g, 'v> Routes<'g, 'v> {
                     }
                     at = target;
                 }
-                RouteSegment::Join { join, of } => {
+                RouteSegment::Join(joined) => {
+                    let JoinSegment { join, of } = &**joined;
                     let Some(join_at) = self
                         .graph
                         .position(join)

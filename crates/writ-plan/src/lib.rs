@@ -42,4 +42,6 @@ pub use model::{
 pub use ops::{Change, Op};
 pub use render::{render_mermaid, render_prose};
 pub use taint::{CHAIN_SHOWN, Sanitiser, Taint, TaintedArg};
-pub use value::{BranchId, MAX_WIRE_DEPTH, NodeRef, ParamRef, RouteSegment, Select, StagedValue, WireError};
+pub use value::{
+    BranchId, JoinSegment, MAX_WIRE_DEPTH, NodeRef, ParamRef, RouteSegment, Select, StagedValue, WireError,
+};

@@ -173,7 +173,7 @@ impl StepNames<'_, '_> {
                 .iter()
                 .map(|segment| match segment {
                     RouteSegment::Edge(id) => format!("→{id}"),
-                    RouteSegment::Join { join, of } => format!("→join {join} of [{}]", of.join(", ")),
+                    RouteSegment::Join(joined) => format!("→join {} of [{}]", joined.join, joined.of.join(", ")),
                 })
                 .collect();
             let _ = write!(text, " (on the route {})", route.concat());

@@ -82,13 +82,30 @@ pub enum RouteSegment {
     /// The edge with this id was followed. Shared: a route is copied at every step of a run,
     /// each copy one segment longer.
     Edge(Arc<str>),
-    /// The join node `join` settled, merging the routes that arrived over the edges `of`.
-    Join {
-        /// The join node's id.
-        join: String,
-        /// The incoming edge ids whose arrivals were merged.
-        of: Vec<String>,
-    },
+    /// A join node settled, merging the routes that arrived over some of its incoming edges.
+    /// Behind a pointer: joins are rare and a route is copied at every step of a run, so an
+    /// edge segment stays two words.
+    Join(Arc<JoinSegment>),
+}
+
+// A route is copied at every step of a run: its segments stay two words.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<RouteSegment>() == 16);
+
+/// What a [`RouteSegment::Join`] records.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct JoinSegment {
+    /// The join node's id.
+    pub join: String,
+    /// The incoming edge ids whose arrivals were merged.
+    pub of: Vec<String>,
+}
+
+impl RouteSegment {
+    /// The segment for the join node `join` merging the arrivals over the edges `of`.
+    pub fn join(join: String, of: Vec<String>) -> RouteSegment {
+        RouteSegment::Join(Arc::new(JoinSegment { join, of }))
+    }
 }
 
 /// Equal as the derived comparison would be, but routes are compared at every step of a run
@@ -99,9 +116,7 @@ impl PartialEq for RouteSegment {
     fn eq(&self, other: &RouteSegment) -> bool {
         match (self, other) {
             (RouteSegment::Edge(a), RouteSegment::Edge(b)) => Arc::ptr_eq(a, b) || a == b,
-            (RouteSegment::Join { join: a, of: a_of }, RouteSegment::Join { join: b, of: b_of }) => {
-                a == b && a_of == b_of
-            }
+            (RouteSegment::Join(a), RouteSegment::Join(b)) => Arc::ptr_eq(a, b) || a == b,
             _ => false,
         }
     }
@@ -123,7 +138,8 @@ impl BranchId {
         for segment in &self.segments {
             match segment {
                 RouteSegment::Edge(id) => push_edge_key(&mut key, id),
-                RouteSegment::Join { join, of } => {
+                RouteSegment::Join(joined) => {
+                    let JoinSegment { join, of } = &**joined;
                     push_counted(&mut key, 'j', join);
                     key.push('(');
                     for id in of {
@@ -423,7 +439,8 @@ impl BranchId {
                     RouteSegment::Edge(id) => {
                         object.insert("edge".into(), Json::String(id.to_string()));
                     }
-                    RouteSegment::Join { join, of } => {
+                    RouteSegment::Join(joined) => {
+                        let JoinSegment { join, of } = &**joined;
                         object.insert("join".into(), Json::String(join.clone()));
                         object.insert("of".into(), Json::Array(of.iter().cloned().map(Json::String).collect()));
                     }
@@ -787,7 +804,7 @@ fn read_branch_id(json: &Json, at: &Pointer<'_>) -> Result<BranchId, WireError> 
                         .ok_or_else(|| WireError::at(&Pointer::Index(&of_at, i), "an edge id is a string"))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            RouteSegment::Join { join, of }
+            RouteSegment::join(join, of)
         };
         read_segments.push(segment);
     }
@@ -935,10 +952,7 @@ mod tests {
         assert_eq!(shared, shared.clone());
         assert_eq!(edge("ab"), edge("ab"));
         assert_ne!(edge("ab"), edge("ac"));
-        let join = |of: &[&str]| RouteSegment::Join {
-            join: "j".into(),
-            of: of.iter().map(|id| id.to_string()).collect(),
-        };
+        let join = |of: &[&str]| RouteSegment::join("j".into(), of.iter().map(|id| id.to_string()).collect());
         assert_eq!(join(&["a", "b"]), join(&["a", "b"]));
         assert_ne!(join(&["a", "b"]), join(&["b", "a"]));
         assert_ne!(join(&["ab"]), edge("ab"));

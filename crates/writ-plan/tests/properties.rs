@@ -159,7 +159,7 @@ fn node_ref() -> impl Strategy<Value = NodeRef> {
     let segment = prop_oneof![
         any::<String>().prop_map(|id| RouteSegment::Edge(id.into())),
         (any::<String>(), prop::collection::vec(any::<String>(), 0..3))
-            .prop_map(|(join, of)| RouteSegment::Join { join, of }),
+            .prop_map(|(join, of)| RouteSegment::join(join, of)),
     ];
     let branch = prop::collection::vec(segment, 0..3).prop_map(|segments| BranchId { segments });
     (

@@ -117,7 +117,7 @@ impl CompiledPlan {
         for (at, segment) in route.iter().enumerate() {
             let reached = match segment {
                 RouteSegment::Edge(id) => self.edges.get(&**id).map(|(_, to)| to.as_str()),
-                RouteSegment::Join { join, .. } => Some(join.as_str()),
+                RouteSegment::Join(joined) => Some(joined.join.as_str()),
             };
             if reached == Some(fork) {
                 return route[..=at].to_vec();

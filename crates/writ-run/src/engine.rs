@@ -778,10 +778,7 @@ impl<'r> Driver<'r> {
             .collect();
         arrivals.sort_by_cached_key(|frame| (frame.via_edge_id.clone().unwrap_or_default(), frame.branch_id.key()));
         let mut segments = prefix;
-        segments.push(RouteSegment::Join {
-            join: arrival_frame.node_id.clone(),
-            of: incoming,
-        });
+        segments.push(RouteSegment::join(arrival_frame.node_id.clone(), incoming));
         let merged = FrameRef {
             node_id: arrival_frame.node_id.clone(),
             kind: "join".into(),

@@ -358,13 +358,7 @@ mod tests {
         let mut state = RunState::new(Some(("entry".into(), "entry".into())));
         let a = frame("a", vec![edge("e1")]);
         let b = frame("b", vec![edge("e1"), edge("edge-two")]);
-        let join = frame(
-            "j",
-            vec![RouteSegment::Join {
-                join: "j".into(),
-                of: vec!["e1".into(), "x".into()],
-            }],
-        );
+        let join = frame("j", vec![RouteSegment::join("j".into(), vec!["e1".into(), "x".into()])]);
         let stray = frame("s", vec![edge("e9")]);
         state.apply_all(&[
             RunEvent::RunStarted {

@@ -407,7 +407,7 @@ mod tests {
     fn frame(node_id: &str, kind: &str, segments: Vec<RouteSegment>) -> FrameRef {
         let via_edge_id = segments.iter().rev().find_map(|segment| match segment {
             RouteSegment::Edge(id) => Some(id.to_string()),
-            RouteSegment::Join { .. } => None,
+            RouteSegment::Join(_) => None,
         });
         FrameRef {
             node_id: node_id.into(),
@@ -510,10 +510,7 @@ mod tests {
         let merged = frame(
             "j",
             "join",
-            vec![RouteSegment::Join {
-                join: "j".into(),
-                of: vec!["a".into(), "b".into()],
-            }],
+            vec![RouteSegment::join("j".into(), vec!["a".into(), "b".into()])],
         );
         let relabelled = FrameRef {
             kind: "call".into(),

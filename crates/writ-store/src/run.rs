@@ -58,7 +58,7 @@ pub(crate) mod branch_wire {
     use serde::ser::{SerializeMap, SerializeSeq};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use serde_json::Value as Json;
-    use writ_plan::{BranchId, RouteSegment};
+    use writ_plan::{BranchId, JoinSegment, RouteSegment};
 
     /// Route segments in their wire form.
     pub(crate) struct Segments<'a>(pub(crate) &'a [RouteSegment]);
@@ -83,8 +83,9 @@ pub(crate) mod branch_wire {
                     map.serialize_entry("edge", &**id)?;
                     map.end()
                 }
-                RouteSegment::Join { join, of } => {
+                RouteSegment::Join(joined) => {
                     let mut map = serializer.serialize_map(Some(2))?;
+                    let JoinSegment { join, of } = &**joined;
                     map.serialize_entry("join", join)?;
                     map.serialize_entry("of", of)?;
                     map.end()
@@ -528,10 +529,7 @@ mod tests {
         let branch = BranchId {
             segments: vec![
                 RouteSegment::Edge("e0".into()),
-                RouteSegment::Join {
-                    join: "j".into(),
-                    of: vec!["a".into(), "b".into()],
-                },
+                RouteSegment::join("j".into(), vec!["a".into(), "b".into()]),
             ],
         };
         let frame = FrameRef {

@@ -7,7 +7,7 @@ use crate::freeze::{nearest, quoted};
 use crate::graph::{Graph, ROUTE_CAP, Routes};
 use crate::model::{Handle, Node, NodeKind, PlanIssue, PlanView};
 use crate::taint::within;
-use crate::value::{BranchId, NodeRef, RouteSegment, Select, StagedValue};
+use crate::value::{BranchId, JoinSegment, NodeRef, RouteSegment, Select, StagedValue};
 
 /// The fields a join's output items have: the edge each arrival came over, its source, and its
 /// branch key.
@@ -131,7 +131,8 @@ fn branch_json(branch: &BranchId) -> String {
                 out.push_str("{\"edge\": ");
                 quote(&mut out, id);
             }
-            RouteSegment::Join { join, of } => {
+            RouteSegment::Join(joined) => {
+                let JoinSegment { join, of } = &**joined;
                 out.push_str("{\"join\": ");
                 quote(&mut out, join);
                 out.push_str(", \"of\": [");
