@@ -475,16 +475,19 @@ impl<'a> Cx<'a> {
                 .at(node.position));
         }
         let result = match self.meter.step() {
-            Ok(()) => stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.eval_node(node, input, env)),
+            Ok(()) => stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || self.eval_entered(node, input, env)),
             Err(exceeded) => Err(Error::from(exceeded).at(node.position)),
         };
         self.meter.leave();
         result
     }
 
-    fn eval_node(&mut self, node: &Node, input: &Val, env: &Env) -> Result<Val> {
-        // An operator (but a range) or a constructor of written keys never answers a sequence:
-        // with no filter or group attached, its answer is the node's, returned as it is made.
+    /// An entered node's answer. An operator (but a range) or a constructor of written keys
+    /// never answers a sequence: with no filter or group attached, its answer is the node's,
+    /// made straight from here, without the general dispatch's frame (most of what a
+    /// predicate enters is one).
+    #[inline(always)]
+    fn eval_entered(&mut self, node: &Node, input: &Val, env: &Env) -> Result<Val> {
         if node.predicate.is_empty() && node.group.is_none() {
             match &node.kind {
                 Kind::Binary(op, lhs, rhs) if !matches!(op, BinaryOp::Range | BinaryOp::Concat) => {
@@ -499,6 +502,11 @@ impl<'a> Cx<'a> {
                 _ => {}
             }
         }
+        self.eval_node(node, input, env)
+    }
+
+    #[inline(never)]
+    fn eval_node(&mut self, node: &Node, input: &Val, env: &Env) -> Result<Val> {
         let mut result = match &node.kind {
             Kind::Path(steps) => self.path(node, steps, input, env)?,
             Kind::Binary(BinaryOp::Concat, ..) => self.concat_chain(node, input, env)?,
