@@ -451,15 +451,33 @@ impl Val {
     /// [`Val::to_value`] of a value that is data already or no value, taking it rather than
     /// sharing it; a built list or object is converted as `to_value` does.
     pub(crate) fn into_value(self) -> Value {
-        match self {
+        let scalar = match &self {
             Val::Undefined | Val::Function(_) => Value::Undefined,
             Val::Null => Value::Null,
-            Val::Bool(b) => Value::Bool(b),
-            Val::Number(n) => Value::Number(n),
-            Val::String(s) => Value::String(s),
-            Val::Array(a) => Value::Array(a),
-            Val::Object(o) => Value::Object(o),
-            built @ (Val::List(..) | Val::Record(_)) => built.to_value(),
+            Val::Bool(b) => Value::Bool(*b),
+            Val::Number(n) => Value::Number(*n),
+            _ => {
+                return match self {
+                    Val::String(s) => Value::String(s),
+                    Val::Array(a) => Value::Array(a),
+                    Val::Object(o) => Value::Object(o),
+                    built => built.to_value(),
+                };
+            }
+        };
+        self.discard();
+        scalar
+    }
+
+    /// Drops the value, calling its drop out of line only when it holds something shared: a
+    /// scalar, what most operators and tests drop, has nothing to free, but the drop call
+    /// cannot see that.
+    #[inline(always)]
+    pub(crate) fn discard(self) {
+        if matches!(self, Val::Undefined | Val::Null | Val::Bool(_) | Val::Number(_)) {
+            std::mem::forget(self);
+        } else {
+            drop(self);
         }
     }
 

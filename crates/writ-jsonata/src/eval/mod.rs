@@ -204,7 +204,10 @@ pub(crate) fn evaluate_root<'b>(
         built: 0,
     };
     let answer = cx.eval(root, input, &scope.env).and_then(|result| cx.answer(result));
-    drop(cx);
+    // What a built-in left as the context item is most often nothing, dropped without a call.
+    let Cx { input, env, .. } = cx;
+    input.discard();
+    drop(env);
     scope.give_back();
     answer
 }

@@ -29,23 +29,44 @@ impl Cx<'_> {
         env: &Env,
     ) -> Result<Val> {
         let left = self.eval(lhs, input, env)?;
-        let fail = |error: Error| error.at(node.position).with_token(op.symbol());
+        // The operands are most often scalars: each is discarded rather than dropped.
         match op {
-            BinaryOp::And => {
-                let result = boolean(&left) == Some(true) && boolean(&self.eval(rhs, input, env)?) == Some(true);
-                return Ok(Val::Bool(result));
-            }
-            BinaryOp::Or => {
-                let result = boolean(&left) == Some(true) || boolean(&self.eval(rhs, input, env)?) == Some(true);
+            BinaryOp::And | BinaryOp::Or => {
+                let passed = boolean(&left) == Some(true);
+                left.discard();
+                let result = if passed == (op == BinaryOp::And) {
+                    let right = self.eval(rhs, input, env)?;
+                    let passed = boolean(&right) == Some(true);
+                    right.discard();
+                    passed
+                } else {
+                    passed
+                };
                 return Ok(Val::Bool(result));
             }
             _ => {}
         }
-        let right = self.eval(rhs, input, env)?;
+        let right = match self.eval(rhs, input, env) {
+            Ok(right) => right,
+            Err(error) => {
+                left.discard();
+                return Err(error);
+            }
+        };
+        let result = self.operands(node, op, &left, &right);
+        left.discard();
+        right.discard();
+        result
+    }
+
+    /// What `op` answers for the values of its operands (neither `and` nor `or`).
+    #[inline(always)]
+    fn operands(&mut self, node: &Node, op: BinaryOp, left: &Val, right: &Val) -> Result<Val> {
+        let fail = |error: Error| error.at(node.position).with_token(op.symbol());
         match op {
             BinaryOp::Add | BinaryOp::Subtract | BinaryOp::Multiply | BinaryOp::Divide | BinaryOp::Modulo => {
-                let l = numeric_operand(&left, Code::T2001).map_err(fail)?;
-                let r = numeric_operand(&right, Code::T2002).map_err(fail)?;
+                let l = numeric_operand(left, Code::T2001).map_err(fail)?;
+                let r = numeric_operand(right, Code::T2002).map_err(fail)?;
                 let (Some(l), Some(r)) = (l, r) else {
                     return Ok(Val::Undefined);
                 };
@@ -62,37 +83,37 @@ impl Cx<'_> {
                     return Ok(Val::Bool(false));
                 }
                 let equal = if left.is_array() || left.is_object() {
-                    equal_metered(&left, &right, &mut |n| self.steps(n)).map_err(|e| e.at(node.position))?
+                    equal_metered(left, right, &mut |n| self.steps(n)).map_err(|e| e.at(node.position))?
                 } else {
-                    deep_equal(&left, &right)
+                    deep_equal(left, right)
                 };
                 Ok(Val::Bool(if op == BinaryOp::Equal { equal } else { !equal }))
             }
             BinaryOp::Less | BinaryOp::LessEqual | BinaryOp::Greater | BinaryOp::GreaterEqual => {
-                match (&left, &right) {
+                match (left, right) {
                     // Two numbers, the commonest comparison, decided without the type checks.
                     (Val::Number(l), Val::Number(r)) => Ok(Val::Bool(ordered(op, l.partial_cmp(r)))),
-                    _ => compare(op, &left, &right).map_err(fail),
+                    _ => compare(op, left, right).map_err(fail),
                 }
             }
             BinaryOp::Concat => {
                 let mut text = Str::empty();
                 if !left.is_undefined() {
-                    text = functions::to_string(self, &left).map_err(fail)?;
+                    text = functions::to_string(self, left).map_err(fail)?;
                 }
                 if !right.is_undefined() {
-                    let right = functions::to_string(self, &right).map_err(fail)?;
+                    let right = functions::to_string(self, right).map_err(fail)?;
                     self.charge_string(text.len_utf16() + right.len_utf16()).map_err(fail)?;
                     text = text.concat(&right);
                 }
                 Ok(Val::String(text))
             }
-            BinaryOp::Range => self.range(&left, &right).map_err(fail),
+            BinaryOp::Range => self.range(left, right).map_err(fail),
             BinaryOp::In => {
                 if left.is_undefined() || right.is_undefined() {
                     return Ok(Val::Bool(false));
                 }
-                let found = items_of(&right).iter().any(|item| strict_equal(&item, &left));
+                let found = items_of(right).iter().any(|item| strict_equal(&item, left));
                 Ok(Val::Bool(found))
             }
             BinaryOp::And | BinaryOp::Or => unreachable!("handled above"),
