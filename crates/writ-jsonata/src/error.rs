@@ -149,6 +149,13 @@ impl Error {
     pub fn detail(&self) -> Option<&str> {
         self.0.detail.as_deref()
     }
+
+    /// The error as the engine seam reports it for an expression compiled from `source` (what
+    /// a [`crate::Jsonata`] program answers): the code, the message with its position, and the
+    /// span of the character the position names.
+    pub fn to_diagnostic(&self, source: &str) -> writ_core::Diagnostic {
+        crate::engine::diagnostic(self, source)
+    }
 }
 
 impl fmt::Debug for Error {
