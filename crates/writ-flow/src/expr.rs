@@ -1,10 +1,10 @@
-//! One JSONata expression of a document: compiled once through the engine seam, evaluated
-//! with seed 001's bindings and limits, its errors naming where it sits.
+//! One JSONata expression of a document: compiled once, evaluated with seed 001's bindings
+//! and limits, its errors naming where it sits.
 
 use std::sync::Arc;
 
-use writ_core::{Category, Diagnostic, Engine, Host, Limits, Meter, Object, Program, Source, Value};
-use writ_jsonata::Jsonata;
+use writ_core::{Category, Diagnostic, Host, Meter, Object, Value};
+use writ_jsonata::Expression;
 
 use crate::{Code, Error};
 
@@ -17,7 +17,12 @@ $type($r) = 'string' ? $r : ($type($r) = 'object' ? ($i := $lookup($r, 'id'); $t
 /// A compiled expression and where it sits in its document.
 #[derive(Debug, Clone)]
 pub(crate) struct Expr {
-    program: Arc<dyn Program>,
+    /// Called directly rather than as the engine seam's `dyn Program`, which answers the same
+    /// but makes each evaluation's result over into its own: a run is mostly evaluations. An
+    /// error becomes the seam's diagnostic where it happens ([`writ_jsonata::Error::to_diagnostic`]).
+    program: Expression,
+    /// The text compiled (with the prelude when there is one), for the spans of its errors.
+    source: Arc<str>,
     /// UTF-16 units (the prelude is ASCII) of the `$refId` prelude in front of the source;
     /// 0 when the source does not name `$refId`.
     prelude: usize,
@@ -34,22 +39,22 @@ impl Expr {
     ///
     /// The message of a syntax error: the site, JSONata's code and its position.
     pub(crate) fn compile(source: &str, site: String) -> Result<Expr, String> {
-        let engine = Jsonata;
-        let compiled = engine
-            .compile(Source::Text(source), &Limits::UNLIMITED)
-            .map_err(|diagnostic| format!("{site}: {}", quote(&diagnostic, 0)))?;
-        let (program, prelude) = if source.contains("$refId") {
+        let compile = |source: &str, prelude: usize| {
+            Expression::compile(source)
+                .map_err(|error| format!("{site}: {}", quote(&error.to_diagnostic(source), prelude)))
+        };
+        let compiled = compile(source, 0)?;
+        let (program, text, prelude) = if source.contains("$refId") {
             // The bare source parsed, so the block around it parses as that source.
             let wrapped = format!("{REF_ID_PRELUDE}{source}\n)");
-            let program = engine
-                .compile(Source::Text(&wrapped), &Limits::UNLIMITED)
-                .map_err(|diagnostic| format!("{site}: {}", quote(&diagnostic, REF_ID_PRELUDE.len())))?;
-            (program, REF_ID_PRELUDE.len())
+            let program = compile(&wrapped, REF_ID_PRELUDE.len())?;
+            (program, Arc::from(wrapped), REF_ID_PRELUDE.len())
         } else {
-            (compiled, 0)
+            (compiled, Arc::from(source), 0)
         };
         Ok(Expr {
             program,
+            source: text,
             prelude,
             reads_steps: source.contains("$steps") || source.contains("$eval"),
             site: Arc::from(site),
@@ -81,8 +86,9 @@ impl Expr {
         host: &dyn Host,
     ) -> Result<Value, Error> {
         self.program
-            .evaluate(input, bindings, meter, host)
-            .map_err(|diagnostic| {
+            .evaluate_metered(input, bindings, meter, host)
+            .map_err(|error| {
+                let diagnostic = error.to_diagnostic(&self.source);
                 let code = match diagnostic.category() {
                     Category::Budget => Code::ExpressionLimitExceeded,
                     _ => Code::ExpressionFailed,
