@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
-use writ_core::{Limits, Meter, Object, Str, Value};
+use writ_core::{Host, Limits, Meter, Object, Str, Value};
 
 use crate::document::{Arg, Kind, Node, Predicate, RouteTest};
 use crate::expr::Expr;
@@ -120,11 +120,8 @@ struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    /// The bindings `expr` reads; `None` when it reads none.
-    fn bindings(&self, expr: &Expr, frame: &Frame, item: Option<&Str>) -> Option<Object> {
-        if !expr.reads_steps() && item.is_none() {
-            return None;
-        }
+    /// The bindings `expr` reads, `$steps` and `$item`, for an expression that reads either.
+    fn bindings(&self, expr: &Expr, frame: &Frame, item: Option<&Str>) -> Object {
         let mut bindings = Object::new();
         if expr.reads_steps() {
             bindings.insert(Str::from("steps"), frame.steps());
@@ -132,24 +129,39 @@ impl Runner<'_> {
         if let Some(item) = item {
             bindings.insert(Str::from("item"), Value::String(item.clone()));
         }
-        Some(bindings)
+        bindings
+    }
+
+    /// Runs `evaluation` of `expr` with the bindings it reads and the run's meter, fresh.
+    #[inline(always)]
+    fn evaluation<T>(
+        &mut self,
+        expr: &Expr,
+        frame: &Frame,
+        item: Option<&Str>,
+        evaluation: impl FnOnce(&Object, &mut Meter, &dyn Host) -> T,
+    ) -> T {
+        let options = self.options;
+        if !expr.reads_steps() && item.is_none() {
+            // Most expressions bind nothing: they borrow one empty object, made once a process.
+            let meter = fresh_meter(&mut self.meter, &self.limits, options);
+            return evaluation(&NO_BINDINGS, meter, options.host.as_ref());
+        }
+        let bindings = self.bindings(expr, frame, item);
+        let meter = fresh_meter(&mut self.meter, &self.limits, options);
+        evaluation(&bindings, meter, options.host.as_ref())
     }
 
     fn evaluate(&mut self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<Value, Error> {
-        let bindings = self.bindings(expr, frame, item);
-        // Most expressions bind nothing: they borrow one empty object, made once a process.
-        let bindings = bindings.as_ref().unwrap_or(&NO_BINDINGS);
-        let host = self.options.host.as_ref();
-        let meter = fresh_meter(&mut self.meter, &self.limits, self.options);
-        expr.evaluate(input, bindings, meter, host)
+        self.evaluation(expr, frame, item, |bindings, meter, host| {
+            expr.evaluate(input, bindings, meter, host)
+        })
     }
 
     fn test(&mut self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<bool, Error> {
-        let bindings = self.bindings(expr, frame, item);
-        let bindings = bindings.as_ref().unwrap_or(&NO_BINDINGS);
-        let host = self.options.host.as_ref();
-        let meter = fresh_meter(&mut self.meter, &self.limits, self.options);
-        expr.test(input, bindings, meter, host)
+        self.evaluation(expr, frame, item, |bindings, meter, host| {
+            expr.test(input, bindings, meter, host)
+        })
     }
 
     fn exec(&mut self, node: &Node, input: Output, frame: &mut Frame, item: Option<&Str>) -> Result<Output, Error> {
