@@ -402,30 +402,12 @@ impl<'a> Cx<'a> {
         // level: they cannot recurse, and they are most of what a predicate evaluates. Each
         // makes its value where it returns it, after its step is charged: a value made first
         // and moved out after the charge goes through a temporary copied field by field, and
-        // the load that reads it back whole stalls. Everything else is entered out of line, so
-        // a leaf's call saves no registers.
+        // the load that reads it back whole stalls. Every way out of here is a call in tail
+        // position, so choosing one saves no registers.
         if node.predicate.is_empty() && node.group.is_none() {
             match &node.kind {
-                Kind::Number(n) => {
-                    self.leaf_step(node)?;
-                    return Ok(Val::Number(*n));
-                }
-                Kind::String(text) => {
-                    self.leaf_step(node)?;
-                    return Ok(Val::String(text.clone()));
-                }
-                Kind::Bool(b) => {
-                    self.leaf_step(node)?;
-                    return Ok(Val::Bool(*b));
-                }
-                Kind::Null => {
-                    self.leaf_step(node)?;
-                    return Ok(Val::Null);
-                }
-                Kind::Variable(name) if !node.keep_array => {
-                    self.leaf_step(node)?;
-                    return Ok(self.variable(name, input, env));
-                }
+                Kind::Number(_) | Kind::String(_) | Kind::Bool(_) | Kind::Null => return self.literal(node),
+                Kind::Variable(name) if !node.keep_array => return self.variable_leaf(node, name, input, env),
                 Kind::Path(steps) if node.walkable => {
                     // One field of an object, the commonest path of all.
                     if let ([step], Val::Object(object)) = (steps.as_slice(), input)
@@ -442,6 +424,25 @@ impl<'a> Cx<'a> {
             }
         }
         self.enter(node, input, env)
+    }
+
+    /// A literal (a number, a string, a boolean or `null`) as a leaf.
+    #[inline(never)]
+    fn literal(&mut self, node: &Node) -> Result<Val> {
+        self.leaf_step(node)?;
+        Ok(match &node.kind {
+            Kind::Number(n) => Val::Number(*n),
+            Kind::String(text) => Val::String(text.clone()),
+            Kind::Bool(b) => Val::Bool(*b),
+            _ => Val::Null,
+        })
+    }
+
+    /// A variable as a leaf.
+    #[inline(never)]
+    fn variable_leaf(&mut self, node: &Node, name: &Str, input: &Val, env: &Env) -> Result<Val> {
+        self.leaf_step(node)?;
+        Ok(self.variable(name, input, env))
     }
 
     /// Charges the step a leaf takes.
