@@ -319,7 +319,24 @@ impl<'a> Cx<'a> {
     /// would pass [`writ_core::MAX_ANSWER_BYTES`] is refused (U1008) before anything is
     /// written: a value that holds one container many times over is exponentially longer
     /// written than in memory.
+    #[inline]
     fn answer(&mut self, result: Val) -> Result<Value> {
+        // A scalar is its own answer, with nothing to convert or measure: most answers are
+        // tests' booleans, made here without the calls the rest takes.
+        let scalar = match &result {
+            Val::Undefined => Value::Undefined,
+            Val::Null => Value::Null,
+            Val::Bool(b) => Value::Bool(*b),
+            Val::Number(n) => Value::Number(*n),
+            _ => return self.built_answer(result),
+        };
+        result.discard();
+        Ok(scalar)
+    }
+
+    /// [`Cx::answer`] of anything but a number, a boolean, `null` or no value.
+    #[inline(never)]
+    fn built_answer(&mut self, result: Val) -> Result<Value> {
         let value = match result {
             // Functions are dropped, so the conversion always answers a value.
             Val::List(..) | Val::Record(_) => {
