@@ -88,8 +88,9 @@ const COPY_CHECK: u64 = 4096;
 const ITEM_DROP_NANOS: u64 = 8;
 
 thread_local! {
-    /// The root scope the last evaluation on this thread left, emptied, for the next one.
-    static SPARE_ROOT: std::cell::Cell<Option<RootScope>> = const { std::cell::Cell::new(None) };
+    /// The root scope the last evaluation on this thread left, emptied, for the next one: boxed,
+    /// so that handing it over moves one pointer.
+    static SPARE_ROOT: std::cell::Cell<Option<Box<RootScope>>> = const { std::cell::Cell::new(None) };
     /// Built-in functions as values, made once per thread and shared by every evaluation on it.
     static BUILTIN_VALUES: RefCell<HashMap<&'static str, Rc<Function>>> = RefCell::new(HashMap::new());
 }
@@ -143,18 +144,20 @@ struct RootScope {
 
 impl RootScope {
     /// The thread's spare root scope, or a new one when an evaluation is using it.
-    fn take() -> RootScope {
-        SPARE_ROOT.take().unwrap_or_else(|| RootScope {
-            env: Env::child(None),
-            focus: Str::from(FOCUS_KEY),
-            pending: Vec::new(),
+    fn take() -> Box<RootScope> {
+        SPARE_ROOT.take().unwrap_or_else(|| {
+            Box::new(RootScope {
+                env: Env::child(None),
+                focus: Str::from(FOCUS_KEY),
+                pending: Vec::new(),
+            })
         })
     }
 
     /// Unbinds what the evaluation bound at the top level (which frees a closure bound there
     /// that holds the scope itself) and keeps the scope for the thread's next evaluation, once
     /// nothing else holds it.
-    fn give_back(mut self) {
+    fn give_back(mut self: Box<Self>) {
         self.env.unbind_all();
         if !self.pending.is_empty() {
             // What an evaluation that failed left there may hold closures, chains of scopes.
