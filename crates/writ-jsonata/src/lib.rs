@@ -200,6 +200,10 @@ impl Expression {
         meter: &mut writ_core::Meter,
         host: &dyn Host,
     ) -> Result<Value> {
+        if bindings.is_empty() {
+            // Most evaluations bind nothing: no walk over the bindings is set up for them.
+            return eval::evaluate_root(&self.root, input, std::iter::empty(), meter, host);
+        }
         eval::evaluate_root(&self.root, input, bindings.iter(), meter, host)
     }
 }
