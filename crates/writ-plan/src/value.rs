@@ -77,7 +77,7 @@ pub enum Select {
 }
 
 /// One step of a route through a plan: an edge followed, or a join passed.
-#[derive(Clone, Debug, Eq, Hash)]
+#[derive(Clone, Debug, Eq)]
 pub enum RouteSegment {
     /// The edge with this id was followed. Shared: a route is copied at every step of a run,
     /// each copy one segment longer.
@@ -86,6 +86,22 @@ pub enum RouteSegment {
     /// Behind a pointer: joins are rare and a route is copied at every step of a run, so an
     /// edge segment stays two words.
     Join(Arc<JoinSegment>),
+}
+
+/// Hashed by value, as it is compared.
+impl std::hash::Hash for RouteSegment {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        match self {
+            RouteSegment::Edge(id) => {
+                state.write_u8(0);
+                id.hash(state);
+            }
+            RouteSegment::Join(joined) => {
+                state.write_u8(1);
+                joined.hash(state);
+            }
+        }
+    }
 }
 
 // A route is copied at every step of a run: its segments stay two words.
@@ -956,6 +972,11 @@ mod tests {
         assert_eq!(join(&["a", "b"]), join(&["a", "b"]));
         assert_ne!(join(&["a", "b"]), join(&["b", "a"]));
         assert_ne!(join(&["ab"]), edge("ab"));
+        // Equal segments hash alike, shared or not.
+        use std::hash::BuildHasher;
+        let state = std::hash::RandomState::new();
+        assert_eq!(state.hash_one(&shared), state.hash_one(edge("ab")));
+        assert_eq!(state.hash_one(join(&["a", "b"])), state.hash_one(join(&["a", "b"])));
     }
 
     fn round_trip(json: Json) -> StagedValue {
