@@ -151,21 +151,39 @@ impl BranchId {
     /// and `c`), so no two routes share a key. The entry's empty route is `""`.
     pub fn key(&self) -> String {
         let mut key = String::new();
-        for segment in &self.segments {
-            match segment {
-                RouteSegment::Edge(id) => push_edge_key(&mut key, id),
-                RouteSegment::Join(joined) => {
-                    let JoinSegment { join, of } = &**joined;
-                    push_counted(&mut key, 'j', join);
-                    key.push('(');
-                    for id in of {
-                        push_edge_key(&mut key, id);
-                    }
-                    key.push(')');
+        push_segments_key(&mut key, &self.segments);
+        key
+    }
+
+    /// The frame key (`nodeId:branchKey`) of node `node_id` reached by the route whose branch
+    /// key is `base` followed by the segments `added`. A route's key is its segments' keys one
+    /// after another, so a frame whose route extends a known one (a step's successor extends
+    /// its parent's) gets its key by copying, not by building it from a route as long as the
+    /// run.
+    pub fn frame_key_extending(node_id: &str, base: &str, added: &[RouteSegment]) -> String {
+        let mut key = String::with_capacity(node_id.len() + 1 + base.len() + 16 * added.len());
+        key.push_str(node_id);
+        key.push(':');
+        key.push_str(base);
+        push_segments_key(&mut key, added);
+        key
+    }
+}
+
+fn push_segments_key(key: &mut String, segments: &[RouteSegment]) {
+    for segment in segments {
+        match segment {
+            RouteSegment::Edge(id) => push_edge_key(key, id),
+            RouteSegment::Join(joined) => {
+                let JoinSegment { join, of } = &**joined;
+                push_counted(key, 'j', join);
+                key.push('(');
+                for id in of {
+                    push_edge_key(key, id);
                 }
+                key.push(')');
             }
         }
-        key
     }
 }
 
@@ -960,6 +978,24 @@ fn format_date(millis: i64) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_key_extending_a_route_is_the_key_of_the_whole_route() {
+        let base = vec![
+            RouteSegment::Edge("ab".into()),
+            RouteSegment::join("j".into(), vec!["x".into(), "y".into()]),
+        ];
+        let added = vec![RouteSegment::Edge("cd".into()), RouteSegment::Edge("e".into())];
+        let whole = BranchId {
+            segments: [base.clone(), added.clone()].concat(),
+        };
+        let base_key = BranchId { segments: base }.key();
+        assert_eq!(
+            BranchId::frame_key_extending("node", &base_key, &added),
+            format!("node:{}", whole.key())
+        );
+        assert_eq!(BranchId::frame_key_extending("entry", "", &[]), "entry:");
+    }
 
     #[test]
     fn route_segments_are_equal_by_value_whether_or_not_shared() {

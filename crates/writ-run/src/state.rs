@@ -228,16 +228,7 @@ impl RunState {
             let shared = parent.frame.branch_id.segments.len();
             if segments.len() >= shared && segments[..shared] == parent.frame.branch_id.segments[..] {
                 let parent_branch_key = &parent.key[parent.frame.node_id.len() + 1..];
-                let added = BranchId {
-                    segments: segments[shared..].to_vec(),
-                }
-                .key();
-                let mut key = String::with_capacity(frame.node_id.len() + 1 + parent_branch_key.len() + added.len());
-                key.push_str(&frame.node_id);
-                key.push(':');
-                key.push_str(parent_branch_key);
-                key.push_str(&added);
-                return key.into();
+                return BranchId::frame_key_extending(&frame.node_id, parent_branch_key, &segments[shared..]).into();
             }
         }
         frame.key().into()

@@ -191,16 +191,7 @@ impl RunFrames {
             Written::On { base, shared } => {
                 let (base_key, base_frame) = &self.frames[base];
                 let branch_key = &base_key[base_frame.node_id.len() + 1..];
-                let added = BranchId {
-                    segments: frame.branch_id.segments[shared..].to_vec(),
-                }
-                .key();
-                let mut key = String::with_capacity(frame.node_id.len() + 1 + branch_key.len() + added.len());
-                key.push_str(&frame.node_id);
-                key.push(':');
-                key.push_str(branch_key);
-                key.push_str(&added);
-                key.into()
+                BranchId::frame_key_extending(&frame.node_id, branch_key, &frame.branch_id.segments[shared..]).into()
             }
             _ => frame.key().into(),
         };

@@ -979,13 +979,19 @@ mod tests {
 
     use super::*;
 
+    /// An empty scratch directory of this process for the test `name`.
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("writ-store-unit-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        dir
+    }
+
     /// A write whose body fails or panics leaves nothing behind, and the connection takes the
     /// next transaction.
     #[test]
     fn a_failed_or_panicking_write_rolls_back() {
-        let dir = std::env::temp_dir().join(format!("writ-store-unit-{}-rollback", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let dir = scratch("rollback");
         let store = SqliteStore::open(dir.join("plans.db")).expect("open");
         let insert = |connection: &Connection, plan_id: &str| {
             connection
@@ -1027,9 +1033,7 @@ mod tests {
     /// steps a run appends; and a batch is written in order, however many inserts it takes.
     #[test]
     fn appends_prepare_their_statements_once_and_keep_order() {
-        let dir = std::env::temp_dir().join(format!("writ-store-unit-{}-prepare", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let dir = scratch("prepare");
         let store = SqliteStore::open(dir.join("runs.db")).expect("open");
         store.create("plan-a", NewPlan::default()).expect("create");
         let summary = store
