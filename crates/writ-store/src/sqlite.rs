@@ -283,7 +283,6 @@ impl SqliteStore {
 /// rusqlite's `Transaction` parses them again for every transaction.
 struct Tx<'c> {
     connection: &'c Connection,
-    open: bool,
 }
 
 impl<'c> Tx<'c> {
@@ -292,23 +291,23 @@ impl<'c> Tx<'c> {
             .prepare_cached(begin)
             .and_then(|mut begin| begin.execute([]))
             .map_err(db)?;
-        Ok(Tx { connection, open: true })
+        Ok(Tx { connection })
     }
 
-    fn commit(mut self) -> Result<(), StoreError> {
+    fn commit(self) -> Result<(), StoreError> {
         self.connection
             .prepare_cached("COMMIT")
             .and_then(|mut commit| commit.execute([]))
             .map_err(db)?;
-        self.open = false;
         Ok(())
     }
 }
 
 impl Drop for Tx<'_> {
     fn drop(&mut self) {
-        // A failed COMMIT leaves the transaction open (SQLITE_BUSY), so it is rolled back too.
-        if self.open && !self.connection.is_autocommit() {
+        // Nothing is open after a COMMIT; a failed one (SQLITE_BUSY) leaves the transaction
+        // open, and it is rolled back too.
+        if !self.connection.is_autocommit() {
             let _ = self
                 .connection
                 .prepare_cached("ROLLBACK")
