@@ -451,22 +451,30 @@ impl Val {
     /// [`Val::to_value`] of a value that is data already or no value, taking it rather than
     /// sharing it; a built list or object is converted as `to_value` does.
     pub(crate) fn into_value(self) -> Value {
-        let scalar = match &self {
-            Val::Undefined | Val::Function(_) => Value::Undefined,
-            Val::Null => Value::Null,
-            Val::Bool(b) => Value::Bool(*b),
-            Val::Number(n) => Value::Number(*n),
-            _ => {
-                return match self {
-                    Val::String(s) => Value::String(s),
-                    Val::Array(a) => Value::Array(a),
-                    Val::Object(o) => Value::Object(o),
-                    built => built.to_value(),
-                };
-            }
-        };
-        self.discard();
-        scalar
+        if let Some(scalar) = self.scalar_value() {
+            self.discard();
+            return scalar;
+        }
+        match self {
+            Val::String(s) => Value::String(s),
+            Val::Array(a) => Value::Array(a),
+            Val::Object(o) => Value::Object(o),
+            Val::Function(_) => Value::Undefined,
+            built => built.to_value(),
+        }
+    }
+
+    /// The value of a number, a boolean, `null` or no value, which holds nothing to share or
+    /// convert; `None` for anything else.
+    #[inline(always)]
+    pub(crate) fn scalar_value(&self) -> Option<Value> {
+        match self {
+            Val::Undefined => Some(Value::Undefined),
+            Val::Null => Some(Value::Null),
+            Val::Bool(b) => Some(Value::Bool(*b)),
+            Val::Number(n) => Some(Value::Number(*n)),
+            _ => None,
+        }
     }
 
     /// Drops the value, calling its drop out of line only when it holds something shared: a

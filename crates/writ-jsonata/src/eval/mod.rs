@@ -326,15 +326,13 @@ impl<'a> Cx<'a> {
     fn answer(&mut self, result: Val) -> Result<Value> {
         // A scalar is its own answer, with nothing to convert or measure: most answers are
         // tests' booleans, made here without the calls the rest takes.
-        let scalar = match &result {
-            Val::Undefined => Value::Undefined,
-            Val::Null => Value::Null,
-            Val::Bool(b) => Value::Bool(*b),
-            Val::Number(n) => Value::Number(*n),
-            _ => return self.built_answer(result),
-        };
-        result.discard();
-        Ok(scalar)
+        match result.scalar_value() {
+            Some(scalar) => {
+                result.discard();
+                Ok(scalar)
+            }
+            None => self.built_answer(result),
+        }
     }
 
     /// [`Cx::answer`] of anything but a number, a boolean, `null` or no value.
