@@ -339,6 +339,24 @@ impl Meter {
         }
     }
 
+    /// Whether `steps` steps, `levels` more levels of nesting and `items` sequences of one item
+    /// each would all be charged without crossing a bound or reaching a periodic check: an
+    /// engine that then charges them in one piece ([`Meter::steps`],
+    /// [`Meter::charge_allocation`]) answers as if it had charged them one by one.
+    #[inline]
+    pub fn has_room(&self, steps: u64, levels: u32, items: u64) -> bool {
+        self.exceeded.is_none()
+            && self.fuel >= steps
+            && self
+                .max_depth
+                .is_none_or(|limit| self.depth.saturating_add(levels) <= limit)
+            && (items == 0
+                || self.max_array_length.is_none_or(|limit| limit >= 1)
+                    && self
+                        .max_total_allocation
+                        .is_none_or(|limit| self.allocated.saturating_add(items) <= limit))
+    }
+
     /// Steps charged so far.
     pub fn steps_used(&self) -> u64 {
         self.recorded + (self.granted - self.fuel)
@@ -661,6 +679,43 @@ mod tests {
             );
             assert!(meter.step().is_err() && meter.steps(5).is_err() && meter.enter().is_err());
         }
+    }
+
+    #[test]
+    fn room_is_what_charging_one_by_one_would_pass_without_a_check() {
+        let tight = Limits {
+            steps: Some(10),
+            max_depth: Some(3),
+            max_total_allocation: Some(4),
+            check_interval: 6,
+            ..limits()
+        };
+        let mut meter = Meter::new(&tight);
+        // The steps up to the next periodic check, not up to the limit.
+        assert!(meter.has_room(6, 3, 4));
+        assert!(!meter.has_room(7, 0, 0), "past the periodic check");
+        assert!(!meter.has_room(0, 4, 0), "past the depth limit");
+        assert!(!meter.has_room(0, 0, 5), "past the allocation limit");
+        assert!(meter.enter().is_ok() && meter.charge_allocation(3).is_ok());
+        assert!(meter.has_room(0, 2, 1) && !meter.has_room(0, 3, 0) && !meter.has_room(0, 0, 2));
+        assert!(meter.steps(6).is_ok() && meter.step().is_ok());
+        // Three steps left before the limit, which the next batch stops at.
+        assert!(meter.has_room(3, 0, 0) && !meter.has_room(4, 0, 0));
+        let shortest_arrays = Limits {
+            max_array_length: Some(0),
+            ..limits()
+        };
+        let meter = Meter::new(&shortest_arrays);
+        assert!(
+            meter.has_room(1, 1, 0) && !meter.has_room(1, 1, 1),
+            "no sequence of one fits"
+        );
+        let mut failed = Meter::new(&limits());
+        failed.record_exceeded(BudgetExceeded {
+            bound: Bound::Time,
+            limit: 1,
+        });
+        assert!(!failed.has_room(0, 0, 0), "a meter that failed has no room");
     }
 
     #[test]
