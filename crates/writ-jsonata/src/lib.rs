@@ -148,6 +148,8 @@ pub(crate) fn clock_budget(timeout: u64) -> Duration {
 #[derive(Clone, Debug)]
 pub struct Expression {
     root: Arc<ast::Node>,
+    /// Set when the whole expression is a test decided on an input object in place.
+    quick: Option<eval::QuickTest>,
 }
 
 impl Expression {
@@ -157,9 +159,21 @@ impl Expression {
     ///
     /// JSONata's S-codes for syntax errors (S0201 and the rest), with the position.
     pub fn compile(source: &str) -> Result<Expression> {
+        let root = parse::parse(source)?;
         Ok(Expression {
-            root: Arc::new(parse::parse(source)?),
+            quick: eval::QuickTest::of(&root),
+            root: Arc::new(root),
         })
+    }
+
+    /// The answer of an expression that is a test over an object, decided in place; `None`
+    /// when the evaluation must be set up.
+    #[inline]
+    fn quick_answer(&self, input: &Value, meter: &mut writ_core::Meter) -> Option<Result<Value>> {
+        match (&self.quick, input) {
+            (Some(quick), Value::Object(object)) => quick.run(object, meter),
+            _ => None,
+        }
     }
 
     /// Evaluates over `input` (`Value::Undefined` for none). `Value::Undefined` in the answer is
@@ -176,7 +190,11 @@ impl Expression {
             meter = meter.with_interrupt(interrupt.clone());
         }
         let bindings = options.bindings.iter().map(|(name, value)| (name, value));
-        eval::evaluate_root(&self.root, input, bindings, &mut meter, options.host.as_ref()).map_err(|error| {
+        let answer = match self.quick_answer(input, &mut meter) {
+            Some(answer) => answer,
+            None => eval::evaluate_root(&self.root, input, bindings, &mut meter, options.host.as_ref()),
+        };
+        answer.map_err(|error| {
             // The meter's clock runs short of the timeout (see `clock_budget`); the error
             // names the timeout the host set.
             match (error.code(), options.limits.timeout) {
@@ -200,6 +218,9 @@ impl Expression {
         meter: &mut writ_core::Meter,
         host: &dyn Host,
     ) -> Result<Value> {
+        if let Some(answer) = self.quick_answer(input, meter) {
+            return answer;
+        }
         if bindings.is_empty() {
             // Most evaluations bind nothing: no walk over the bindings is set up for them.
             return eval::evaluate_root(&self.root, input, std::iter::empty(), meter, host);

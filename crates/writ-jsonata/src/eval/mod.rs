@@ -34,6 +34,7 @@ mod filter;
 mod objects;
 mod operators;
 mod path;
+mod quick;
 mod transform;
 mod walk;
 
@@ -45,6 +46,7 @@ use writ_core::{Host, Meter, Str, Value};
 
 pub(crate) use self::env::Env;
 use self::path::lookup_field;
+pub(crate) use self::quick::QuickTest;
 pub(crate) use self::walk::walkable;
 use crate::ast::{BinaryOp, Kind, Node, Stage};
 use crate::error::{Code, Error, Result};
