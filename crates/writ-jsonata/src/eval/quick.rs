@@ -228,7 +228,9 @@ impl Operand {
 
     /// The operand's value on `input`, adding what the read charges to `spent`; `None` for a
     /// field holding an array or an object.
-    #[inline]
+    // Inlined: a scalar handed back through memory is stored in two pieces and loaded in
+    // one, and the load stalls.
+    #[inline(always)]
     fn read<'v>(&'v self, input: &'v Object, spent: &mut Cost) -> Option<Scalar<'v>> {
         let name = match self {
             Operand::Field(name) => name,
