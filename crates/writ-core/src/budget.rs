@@ -121,6 +121,13 @@ impl std::error::Error for BudgetExceeded {}
 pub trait Clock: Send + Sync {
     /// The current instant.
     fn now(&self) -> Instant;
+
+    /// True when [`Clock::now`] is the system's monotonic clock, which a meter made without a
+    /// clock reads: a host that keeps many meters need not hand each its own handle, whose
+    /// shared count every meter made and dropped updates.
+    fn is_system_clock(&self) -> bool {
+        false
+    }
 }
 
 /// The system's monotonic clock.
@@ -130,6 +137,10 @@ pub struct SystemClock;
 impl Clock for SystemClock {
     fn now(&self) -> Instant {
         Instant::now()
+    }
+
+    fn is_system_clock(&self) -> bool {
+        true
     }
 }
 

@@ -13,8 +13,8 @@
 //! - [`ReplayingHost`]: hands the recorded values out again, in order, so a resumed or replayed
 //!   run answers exactly as the first one did, and records what it hands out past the record.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use crate::Clock;
@@ -72,6 +72,10 @@ impl Clock for FixedHost {
     fn now(&self) -> Instant {
         Instant::now()
     }
+
+    fn is_system_clock(&self) -> bool {
+        true
+    }
 }
 
 impl Host for FixedHost {
@@ -82,6 +86,13 @@ impl Host for FixedHost {
     fn random(&self) -> f64 {
         split_mix(&self.state)
     }
+}
+
+/// The clock a meter reads for `host`: none when the host's is the system's monotonic clock,
+/// which a meter reads without a handle. Making a handle and dropping it each update a shared
+/// count, as much work as a small evaluation's own.
+pub fn meter_clock(host: &Arc<dyn Host>) -> Option<Arc<dyn Clock>> {
+    (!host.is_system_clock()).then(|| Arc::clone(host) as Arc<dyn Clock>)
 }
 
 /// The system's wall clock, and a random sequence seeded from it when the host is made.
@@ -104,6 +115,10 @@ impl Default for SystemHost {
 impl Clock for SystemHost {
     fn now(&self) -> Instant {
         Instant::now()
+    }
+
+    fn is_system_clock(&self) -> bool {
+        true
     }
 }
 
@@ -204,6 +219,10 @@ impl<H: Host> Clock for RecordingHost<H> {
     fn now(&self) -> Instant {
         self.inner.now()
     }
+
+    fn is_system_clock(&self) -> bool {
+        self.inner.is_system_clock()
+    }
 }
 
 impl<H: Host> Host for RecordingHost<H> {
@@ -277,6 +296,10 @@ impl<H: Host> Clock for ReplayingHost<H> {
     fn now(&self) -> Instant {
         self.live.now()
     }
+
+    fn is_system_clock(&self) -> bool {
+        self.live.is_system_clock()
+    }
 }
 
 impl<H: Host> Host for ReplayingHost<H> {
@@ -294,6 +317,42 @@ impl<H: Host> Host for ReplayingHost<H> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A host whose clock is its own, as a test's that drives time by hand.
+    struct OwnClock;
+
+    impl Clock for OwnClock {
+        fn now(&self) -> Instant {
+            Instant::now()
+        }
+    }
+
+    impl Host for OwnClock {
+        fn now_millis(&self) -> f64 {
+            0.0
+        }
+
+        fn random(&self) -> f64 {
+            0.0
+        }
+    }
+
+    #[test]
+    fn a_meter_gets_a_clock_handle_only_off_the_system_clock() {
+        let on_system: [Arc<dyn Host>; 4] = [
+            Arc::new(FixedHost::default()),
+            Arc::new(SystemHost::default()),
+            Arc::new(RecordingHost::new(FixedHost::default())),
+            Arc::new(ReplayingHost::new(Vec::new(), SystemHost::default())),
+        ];
+        for host in &on_system {
+            assert!(meter_clock(host).is_none());
+        }
+        let own: [Arc<dyn Host>; 2] = [Arc::new(OwnClock), Arc::new(RecordingHost::new(OwnClock))];
+        for host in &own {
+            assert!(meter_clock(host).is_some());
+        }
+    }
 
     #[test]
     fn a_fixed_host_repeats() {

@@ -73,7 +73,7 @@ pub use cache::FifoCache;
 pub use canonical::CanonicalError;
 pub use diagnostic::{Category, Diagnostic, ErrorCode, Span};
 pub use engine::{Amounts, Engine, LimitField, LimitName, Program, SOURCE_NOT_TEXT, Source, Validation, apply_limits};
-pub use host::{FixedHost, Host, HostRead, RecordingHost, ReplayingHost, SystemHost};
+pub use host::{FixedHost, Host, HostRead, RecordingHost, ReplayingHost, SystemHost, meter_clock};
 pub use json::{DEFAULT_MAX_JSON_DEPTH, JsonError, JsonTooLong, parse_json, parse_json_with_depth, write_json_string};
 pub use number::{js_number_to_string, write_js_number};
 pub use object::{HintedKey, Object, Shape};
