@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
-use writ_core::{Host, Limits, Meter, Object, Str, Value};
+use writ_core::{Host, Limits, Meter, Object, Str, Value, meter_clock};
 
 use crate::document::{Arg, Kind, Node, Predicate, RouteTest};
 use crate::expr::Expr;
@@ -96,7 +96,7 @@ fn fresh_meter<'m>(meter: &'m mut Option<Meter>, limits: &Limits, options: &RunO
             meter.restart_at_first_check(limits);
             meter
         }
-        None => meter.insert(Meter::starting_at_first_check(limits, Some(options.host.clone()))),
+        None => meter.insert(Meter::starting_at_first_check(limits, meter_clock(&options.host))),
     }
 }
 

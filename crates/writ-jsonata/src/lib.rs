@@ -185,7 +185,7 @@ impl Expression {
     /// bound is crossed.
     pub fn evaluate(&self, input: &Value, options: &Options) -> Result<Value> {
         let mut meter =
-            writ_core::Meter::starting_at_first_check(&options.limits.to_core(), Some(options.host.clone()));
+            writ_core::Meter::starting_at_first_check(&options.limits.to_core(), writ_core::meter_clock(&options.host));
         if let Some(interrupt) = &options.interrupt {
             meter = meter.with_interrupt(interrupt.clone());
         }
