@@ -12,7 +12,7 @@
 //!
 //! Both sides check the same text: the loop's last state, and how many items took each route.
 
-use writ_core::{Value, parse_json};
+use writ_core::{HintedKey, Str, Value, parse_json};
 use writ_flow::{Output, RunOptions, Workflow, Workflows, run};
 
 use crate::workloads::Task;
@@ -93,6 +93,8 @@ impl Task for ComputeLoop {
 struct Routing {
     workflow: Workflow,
     items: Vec<Value>,
+    /// The outputs' `action` key, read as a caller reading many outputs of one shape reads it.
+    action: HintedKey,
     counts: [usize; 4],
 }
 
@@ -110,6 +112,7 @@ pub fn load_routing(text: String) -> Result<Box<dyn Task>, String> {
     Ok(Box::new(Routing {
         workflow,
         items: items.as_slice().to_vec(),
+        action: HintedKey::new(Str::from("action")),
         counts: [0; 4],
     }))
 }
@@ -118,8 +121,8 @@ pub fn load_routing(text: String) -> Result<Box<dyn Task>, String> {
 const FAILED: usize = 3;
 
 /// Which target answered `output`: its `action`'s place in sale, restock, keep.
-fn route_taken(output: &Value) -> usize {
-    let action = output.as_object().and_then(|fields| fields.get_str("action"));
+fn route_taken(action: &HintedKey, output: &Value) -> usize {
+    let action = output.as_object().and_then(|fields| fields.get_hinted(action));
     ["sale", "restock", "keep"]
         .iter()
         .position(|name| matches!(action, Some(Value::String(text)) if text.eq_str(name)))
@@ -134,7 +137,7 @@ impl Task for Routing {
         for item in &self.items {
             let route =
                 match Output::from_value(item.clone()).map(|input| run(&self.workflow, &workflows, input, &options)) {
-                    Some(Ok(output)) => route_taken(&output.data()),
+                    Some(Ok(output)) => route_taken(&self.action, &output.data()),
                     _ => FAILED,
                 };
             counts[route] += 1;
