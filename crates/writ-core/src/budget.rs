@@ -47,6 +47,22 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Whether a meter just made under these limits has room for `steps` steps, `levels`
+    /// levels of nesting and `items` sequences of one item each, charged without crossing a
+    /// bound or reaching a periodic check ([`Meter::has_room`]): an engine that finds room can
+    /// answer a small expression as a fresh evaluation would, with no meter at all.
+    pub fn has_room(&self, steps: u64, levels: u32, items: u64) -> bool {
+        let fuel = self
+            .steps
+            .unwrap_or(u64::MAX)
+            .min(u64::from(self.check_interval.max(1)));
+        steps <= fuel
+            && self.max_depth.is_none_or(|limit| levels <= limit)
+            && (items == 0
+                || self.max_array_length.is_none_or(|limit| limit >= 1)
+                    && self.max_total_allocation.is_none_or(|limit| items <= limit))
+    }
+
     /// No bounds at all. Only trusted input should run this way.
     pub const UNLIMITED: Limits = Limits {
         steps: None,
@@ -727,6 +743,36 @@ mod tests {
             limit: 1,
         });
         assert!(!failed.has_room(0, 0, 0), "a meter that failed has no room");
+    }
+
+    #[test]
+    fn the_limits_have_the_room_a_fresh_meter_has() {
+        let bounds = [None, Some(0), Some(1), Some(2), Some(5)];
+        for (steps, depth, allocation, array) in bounds
+            .iter()
+            .flat_map(|s| bounds.iter().map(move |d| (*s, *d)))
+            .flat_map(|(s, d)| bounds.iter().map(move |a| (s, d, *a)))
+            .flat_map(|(s, d, a)| bounds.iter().map(move |l| (s, d, a, *l)))
+        {
+            for check_interval in [1, 3, DEFAULT_CHECK_INTERVAL] {
+                let limits = Limits {
+                    steps,
+                    max_depth: depth.map(|d| d as u32),
+                    max_total_allocation: allocation,
+                    max_array_length: array,
+                    check_interval,
+                    ..Limits::UNLIMITED
+                };
+                let meter = Meter::starting_at_first_check(&limits, None);
+                for (want_steps, levels, items) in [(0, 0, 0), (1, 1, 1), (2, 0, 3), (3, 2, 0), (6, 6, 6)] {
+                    assert_eq!(
+                        limits.has_room(want_steps, levels, items),
+                        meter.has_room(want_steps, levels, items),
+                        "{limits:?} asked for {want_steps} steps, {levels} levels, {items} items"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
