@@ -166,6 +166,22 @@ impl Expression {
         })
     }
 
+    /// The answer over `input` of an expression that is a test of fields and literals
+    /// (`stock > 0 and active`, `n = 0`), decided in place as [`Expression::evaluate_metered`] on a
+    /// meter just made under `limits` decides it, with no meter, bindings or host: the cheap
+    /// way to run many small tests. `None` when the expression is no such test, the input no
+    /// object, or the limits too tight to be sure of the answer: the evaluation must then run.
+    ///
+    /// # Errors
+    ///
+    /// As the evaluation's: a comparison of mismatched types (T2009, T2010).
+    pub fn quick_test(&self, input: &Value, limits: &writ_core::Limits) -> Option<Result<Value>> {
+        match (&self.quick, input) {
+            (Some(quick), Value::Object(object)) => quick.run_fresh(object, limits),
+            _ => None,
+        }
+    }
+
     /// The answer of an expression that is a test over an object, decided in place; `None`
     /// when the evaluation must be set up.
     #[inline]

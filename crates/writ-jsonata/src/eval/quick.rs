@@ -9,7 +9,7 @@
 //! holding an array or an object, an input that is not an object — gives the test back to
 //! the tree walk before anything is charged.
 
-use writ_core::{HintedKey, Meter, Object, Str, Value};
+use writ_core::{HintedKey, Limits, Meter, Object, Str, Value};
 
 use super::compare::{compare, ordered};
 use crate::ast::{BinaryOp, Kind, Node};
@@ -97,8 +97,7 @@ impl QuickTest {
         if !meter.has_room(most.steps, most.levels, most.reads) {
             return None;
         }
-        let mut spent = Cost::default();
-        let answer = self.test.answer(input, &mut spent)?.map(Verdict::into_value);
+        let (answer, spent) = self.answer(input)?;
         // There was room for the most the test could charge, so these charges pass.
         let charged = meter
             .steps(spent.steps)
@@ -107,6 +106,25 @@ impl QuickTest {
             Ok(()) => answer,
             Err(exceeded) => Err(Error::from(exceeded).at(self.position)),
         })
+    }
+
+    /// The test's answer on `input` as an evaluation on a meter just made under `limits`
+    /// gives it, with no meter: the charges would only fill one that is then dropped.
+    #[inline]
+    pub(crate) fn run_fresh(&self, input: &Object, limits: &Limits) -> Option<Result<Value>> {
+        let most = self.most;
+        if !limits.has_room(most.steps, most.levels, most.reads) {
+            return None;
+        }
+        Some(self.answer(input)?.0)
+    }
+
+    /// The answer on `input` and what it charges; `None` when the tree walk must answer.
+    #[inline(always)]
+    fn answer(&self, input: &Object) -> Option<(Result<Value>, Cost)> {
+        let mut spent = Cost::default();
+        let answer = self.test.answer(input, &mut spent)?.map(Verdict::into_value);
+        Some((answer, spent))
     }
 }
 
@@ -429,6 +447,9 @@ mod tests {
                         };
                         let expected = walked(source, &input, &limits);
                         let Some(quick) = &quick else { continue };
+                        if let Some(fresh) = quick.run_fresh(object, &limits) {
+                            assert_eq!(said(fresh), expected.0, "{source} with no meter under {limits:?}");
+                        }
                         let mut meter = Meter::starting_at_first_check(&limits, None);
                         let Some(verdict) = quick.run(object, &mut meter) else {
                             assert_eq!(meter.steps_used(), 0, "{source}: gave back after charging");
