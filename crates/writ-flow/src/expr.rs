@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use writ_core::{Category, Diagnostic, Host, Meter, Object, Value};
+use writ_core::{Category, Diagnostic, Host, Limits, Meter, Object, Value};
 use writ_jsonata::Expression;
 
 use crate::{Code, Error};
@@ -87,14 +87,28 @@ impl Expr {
     ) -> Result<Value, Error> {
         self.program
             .evaluate_metered(input, bindings, meter, host)
-            .map_err(|error| {
-                let diagnostic = error.to_diagnostic(&self.source);
-                let code = match diagnostic.category() {
-                    Category::Budget => Code::ExpressionLimitExceeded,
-                    _ => Code::ExpressionFailed,
-                };
-                Error::new(code, format!("{}: {}", self.site, quote(&diagnostic, self.prelude)))
-            })
+            .map_err(|error| self.failed(&error))
+    }
+
+    /// The error of an evaluation that failed with JSONata's `error`.
+    fn failed(&self, error: &writ_jsonata::Error) -> Error {
+        let diagnostic = error.to_diagnostic(&self.source);
+        let code = match diagnostic.category() {
+            Category::Budget => Code::ExpressionLimitExceeded,
+            _ => Code::ExpressionFailed,
+        };
+        Error::new(code, format!("{}: {}", self.site, quote(&diagnostic, self.prelude)))
+    }
+
+    /// [`Expr::test`] of a test of fields and literals over an object, decided in place as an
+    /// evaluation under `limits` decides it ([`Expression::quick_test`]); `None` when the
+    /// evaluation must run.
+    #[inline]
+    pub(crate) fn quick_test(&self, input: &Value, limits: &Limits) -> Option<Result<bool, Error>> {
+        Some(match self.program.quick_test(input, limits)? {
+            Ok(answer) => Ok(matches!(answer, Value::Bool(true))),
+            Err(error) => Err(self.failed(&error)),
+        })
     }
 
     /// Evaluates a test: true passes; false and no value fail; anything else is

@@ -159,6 +159,10 @@ impl Runner<'_> {
     }
 
     fn test(&mut self, expr: &Expr, input: &Value, frame: &Frame, item: Option<&Str>) -> Result<bool, Error> {
+        // A test of fields and literals reads no bindings and needs no meter.
+        if let Some(verdict) = expr.quick_test(input, &self.limits) {
+            return verdict;
+        }
         self.evaluation(expr, frame, item, |bindings, meter, host| {
             expr.test(input, bindings, meter, host)
         })
