@@ -389,6 +389,13 @@ mod tests {
         "nul or on",
         "on and off or s = 'x' and n >= 5",
         "n >= 5 and (n <= 5 or missing)",
+        "on and n > 0 and s = 'x' and nul = null",
+        "on and n > 0 and s = 'y' and nul = null",
+        "off or z or e or s = 'x'",
+        "off or z or e or missing",
+        "on and (off or n = 5) and s",
+        "(on and off) or (n = 5 and s = 'x') or z",
+        "on and n > 0 and s < 5",
         "missing = missing",
         "missing != 1",
         "n < missing",
@@ -436,8 +443,8 @@ mod tests {
             let quick = QuickTest::of(&root);
             // Tight limits as well as none: where the quick path has no room, it gives the test
             // back, and the tree walk then fails where it always did.
-            for steps in (1..=14).map(Some).chain([None]) {
-                for max_depth in (1..=3).map(Some).chain([None]) {
+            for steps in (1..=24).map(Some).chain([None]) {
+                for max_depth in (1..=5).map(Some).chain([None]) {
                     for max_total_allocation in [Some(1), None] {
                         let limits = Limits {
                             steps,
