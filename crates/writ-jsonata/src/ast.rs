@@ -157,6 +157,19 @@ pub(crate) enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// True for `=`, `!=`, `<`, `<=`, `>` and `>=`.
+    pub(crate) fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Equal
+                | BinaryOp::NotEqual
+                | BinaryOp::Less
+                | BinaryOp::LessEqual
+                | BinaryOp::Greater
+                | BinaryOp::GreaterEqual
+        )
+    }
+
     /// The operator as written.
     pub(crate) fn symbol(self) -> &'static str {
         match self {

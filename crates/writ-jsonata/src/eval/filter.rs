@@ -237,16 +237,7 @@ impl<'a> Comparison<'a> {
         let Kind::Binary(op, lhs, rhs) = &predicate.kind else {
             return None;
         };
-        let comparable = matches!(
-            op,
-            BinaryOp::Equal
-                | BinaryOp::NotEqual
-                | BinaryOp::Less
-                | BinaryOp::LessEqual
-                | BinaryOp::Greater
-                | BinaryOp::GreaterEqual
-        );
-        if !comparable || !predicate.predicate.is_empty() || predicate.group.is_some() || predicate.keep_array {
+        if !op.is_comparison() || !predicate.predicate.is_empty() || predicate.group.is_some() || predicate.keep_array {
             return None;
         }
         let (lhs, rhs) = (Operand::of(lhs)?, Operand::of(rhs)?);

@@ -145,7 +145,7 @@ impl Part {
                 };
                 Some((part, Cost::entered(lhs_cost, rhs_cost)))
             }
-            Kind::Binary(op, lhs, rhs) if is_comparison(*op) => {
+            Kind::Binary(op, lhs, rhs) if op.is_comparison() => {
                 let ((lhs, lhs_cost), (rhs, rhs_cost)) = (Operand::of(lhs)?, Operand::of(rhs)?);
                 let part = Part::Compare {
                     op: *op,
@@ -191,18 +191,6 @@ impl Part {
     fn truth(&self, input: &Object, spent: &mut Cost) -> Option<Result<bool>> {
         Some(self.answer(input, spent)?.map(|answer| answer == Verdict::True))
     }
-}
-
-fn is_comparison(op: BinaryOp) -> bool {
-    matches!(
-        op,
-        BinaryOp::Equal
-            | BinaryOp::NotEqual
-            | BinaryOp::Less
-            | BinaryOp::LessEqual
-            | BinaryOp::Greater
-            | BinaryOp::GreaterEqual
-    )
 }
 
 impl Operand {
