@@ -176,18 +176,24 @@ impl Expression {
     ///
     /// As the evaluation's: a comparison of mismatched types (T2009, T2010).
     pub fn quick_test(&self, input: &Value, limits: &writ_core::Limits) -> Option<Result<Value>> {
-        match (&self.quick, input) {
-            (Some(quick), Value::Object(object)) => quick.run_fresh(object, limits),
-            _ => None,
-        }
+        let (quick, object) = self.quick_over(input)?;
+        quick.run_fresh(object, limits)
     }
 
     /// The answer of an expression that is a test over an object, decided in place; `None`
     /// when the evaluation must be set up.
     #[inline]
     fn quick_answer(&self, input: &Value, meter: &mut writ_core::Meter) -> Option<Result<Value>> {
+        let (quick, object) = self.quick_over(input)?;
+        quick.run(object, meter)
+    }
+
+    /// The expression's quick test and the object it would read, when it is one and `input`
+    /// is an object.
+    #[inline]
+    fn quick_over<'v>(&self, input: &'v Value) -> Option<(&eval::QuickTest, &'v writ_core::Object)> {
         match (&self.quick, input) {
-            (Some(quick), Value::Object(object)) => quick.run(object, meter),
+            (Some(quick), Value::Object(object)) => Some((quick, object)),
             _ => None,
         }
     }
